@@ -1,0 +1,156 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# bperf build. Everything generated goes to .output/ except the ./bperf binary.
+#
+#   make              build ./bperf and the test workloads (.output/workloads/)
+#   make deps         install missing Debian packages and locales (root)
+#   make demo         deps + build, then count a few built-in workloads
+#   make check        deps + build + unit tests (.output/tests/), then tests/run.sh
+#   make install      PREFIX=/usr/local DESTDIR= : bin/bperf and the man pages
+#   make clean
+#   V=1               show the full commands
+#   GEN_VMLINUX_H=1   regenerate vmlinux/vmlinux.h from this machine's kernel BTF (do not commit)
+#
+# BPF pipeline (as in libbpf-tools): bpf/X.bpf.c -> .output/X.bpf.o -> .output/X.skel.h, included
+# by user space as "X.skel.h". Every C object waits for all skeletons (order-only prerequisite).
+# User space includes the types shared with a BPF program as "bpf/X.h" (the repo top is on -I).
+
+OUTPUT := .output
+PREFIX ?= /usr/local
+DESTDIR ?=
+MANDIR ?= $(PREFIX)/share/man
+
+CC ?= cc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+PKG_CONFIG ?= pkg-config
+LIBBPF_MIN_VERSION := 1.1
+
+# architecture name as the BPF tracing headers spell it
+BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/')
+
+ifeq ($(V),1)
+Q :=
+msg =
+else
+Q := @
+msg = @printf '  %-9s %s\n' "$(1)" "$(2)";
+endif
+
+# Run pkg-config once, lazily: `make deps` must work before libbpf-dev and friends exist.
+PKGS := libbpf libelf zlib
+PKG_CFLAGS = $(eval PKG_CFLAGS := $$(shell $(PKG_CONFIG) --cflags $(PKGS)))$(PKG_CFLAGS)
+PKG_LIBS = $(eval PKG_LIBS := $$(shell $(PKG_CONFIG) --libs $(PKGS)))$(PKG_LIBS)
+# libbpf's headers for the BPF side; /usr/include is searched anyway and must not become a -I dir
+LIBBPF_INCLUDE = $(eval LIBBPF_INCLUDE := $$(filter-out -I/usr/include,\
+	-I$$(shell $(PKG_CONFIG) --variable=includedir libbpf)))$(LIBBPF_INCLUDE)
+
+CFLAGS ?= -O2 -g
+BPERF_CFLAGS = -std=gnu11 $(CFLAGS) -Wall -Wextra -Wno-unused-parameter \
+	-Wno-missing-field-initializers -D_GNU_SOURCE -Isrc -I$(OUTPUT) -I. $(PKG_CFLAGS) -MMD -MP
+BPERF_LIBS = $(PKG_LIBS) -lm
+BPF_CFLAGS = -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -g -O2 -Wall -Werror \
+	-Ivmlinux -Ibpf -I$(OUTPUT) $(LIBBPF_INCLUDE) -MMD -MP
+# workloads are static so that their start-up page faults are few and always the same
+WORKLOAD_CFLAGS = -std=gnu11 -O2 -Wall -Wextra -D_GNU_SOURCE -static -pthread
+
+SRCS := $(sort $(wildcard src/*.c src/*/*.c))
+OBJS := $(SRCS:%.c=$(OUTPUT)/%.o)
+MAIN_OBJ := $(OUTPUT)/src/main.o
+# unit tests link everything but main()
+LIB_OBJS := $(filter-out $(MAIN_OBJ),$(OBJS))
+
+BPF_SRCS := $(sort $(wildcard bpf/*.bpf.c))
+BPF_OBJS := $(BPF_SRCS:bpf/%.bpf.c=$(OUTPUT)/%.bpf.o)
+SKELS := $(BPF_SRCS:bpf/%.bpf.c=$(OUTPUT)/%.skel.h)
+
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(OUTPUT)/tests/%)
+
+WORKLOAD_SRCS := $(sort $(wildcard tests/workloads/*.c))
+WORKLOADS := $(WORKLOAD_SRCS:tests/workloads/%.c=$(OUTPUT)/workloads/%)
+
+MANPAGES := $(sort $(wildcard man/*.1))
+
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+# keep the BPF objects although only the skeletons are asked for
+.SECONDARY: $(BPF_OBJS)
+
+.PHONY: all deps demo check tests workloads skeletons install clean libbpf-check FORCE
+
+all: bperf workloads
+
+workloads: $(WORKLOADS)
+
+skeletons: $(SKELS)
+
+tests: $(UNIT_BINS) $(WORKLOADS)
+
+bperf: $(OBJS) | libbpf-check
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(OBJS) $(BPERF_LIBS)
+
+$(OUTPUT)/src/%.o: src/%.c | $(SKELS) libbpf-check
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(BPERF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/tests/%: tests/unit/%.c $(LIB_OBJS) | $(SKELS) libbpf-check
+	$(call msg,TEST,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(BPERF_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(BPERF_LIBS)
+
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c vmlinux/vmlinux.h | libbpf-check
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@
+
+$(OUTPUT)/workloads/%: tests/workloads/%.c $(wildcard tests/workloads/*.h)
+	$(call msg,WORKLOAD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(WORKLOAD_CFLAGS) -o $@ $<
+
+ifeq ($(GEN_VMLINUX_H),1)
+vmlinux/vmlinux.h: FORCE
+	$(call msg,GEN,$@)
+	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp
+	$(Q)mv $@.tmp $@
+endif
+
+libbpf-check:
+	@$(PKG_CONFIG) --atleast-version=$(LIBBPF_MIN_VERSION) libbpf || { \
+		echo "bperf needs libbpf >= $(LIBBPF_MIN_VERSION) (pkg-config found:" \
+			"$$($(PKG_CONFIG) --modversion libbpf 2>/dev/null || echo none))." \
+			"Run 'make deps' as root or install libbpf-dev." >&2; \
+		exit 1; }
+
+deps:
+	$(Q)tools/install-deps.sh
+
+# Sub-makes keep the order deps -> build -> run even under make -j.
+demo:
+	$(Q)$(MAKE) --no-print-directory deps
+	$(Q)$(MAKE) --no-print-directory all
+	./bperf stat -- $(OUTPUT)/workloads/pagetouch 1000
+	./bperf stat -e task-clock,context-switches,page-faults -- $(OUTPUT)/workloads/pingpong 1000
+
+check:
+	$(Q)$(MAKE) --no-print-directory deps
+	$(Q)$(MAKE) --no-print-directory all tests
+	tests/run.sh
+
+install: bperf
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1
+	install -m 0755 bperf $(DESTDIR)$(PREFIX)/bin/bperf
+	$(if $(MANPAGES),install -m 0644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/)
+
+clean:
+	$(call msg,CLEAN,)
+	$(Q)rm -rf $(OUTPUT) bperf
+
+-include $(wildcard $(OUTPUT)/*.d $(OUTPUT)/src/*.d $(OUTPUT)/src/*/*.d $(OUTPUT)/tests/*.d)

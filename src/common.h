@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Small helpers shared by every part of bperf: error printing and allocation. */
+#ifndef BPERF_COMMON_H
+#define BPERF_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* perf's exit codes: usage errors and semantic option errors */
+#define EXIT_USAGE 129
+#define EXIT_EINVAL 234 /* (-EINVAL) & 0xff, what perf returns for bad option combinations */
+#define EXIT_FATAL 255
+
+/* The one error printer: a line on stderr, printf-style, newline added. */
+void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same line, only when verbosity >= level. */
+void pr_debug(int verbosity, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Allocation that cannot fail: bperf has nothing sensible to do without memory. */
+void *xzalloc(size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Reads a small sysfs-like file into buf (trailing newline removed); -errno on failure. */
+int read_text_file(const char *path, char *buf, size_t size);
+
+#endif

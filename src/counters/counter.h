@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A counter is one evsel counted on a CPU map x thread map by a backend.
+ * Backends (direct perf_event, shared BPF, BPF-program profiler) sit behind
+ * one ops table so that the stat loop never asks where a count comes from.
+ */
+#ifndef BPERF_COUNTER_H
+#define BPERF_COUNTER_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../events/evlist.h"
+#include "../stat/target.h"
+
+struct raw_count {
+	__u64 val;
+	__u64 ena;
+	__u64 run;
+};
+
+struct counter;
+
+/* What every open needs to know besides the counter itself. */
+struct open_ctx {
+	const struct target *target;
+	int verbose;
+	FILE *log;		/* -vv attr dumps and open traces go here (stderr) */
+	/* perf's "missing features", learnt once per session from EINVAL retries */
+	bool no_cloexec;	/* the kernel refused PERF_FLAG_FD_CLOEXEC */
+	bool no_exclude_guest;	/* ... exclude_guest / exclude_host */
+	bool no_sample_id_all;	/* ... sample_id_all */
+	bool ignore_missing_thread; /* -p: a thread that exited before its open is skipped */
+};
+
+struct counter_ops {
+	const char *name;
+	/* Opens on cpu index cpu_idx of the target (every thread). */
+	int (*open_cpu)(struct counter *c, struct open_ctx *ctx, int cpu_idx);
+	int (*enable)(struct counter *c);
+	int (*disable)(struct counter *c);
+	/* Fills c->counts with cumulative values. */
+	int (*read)(struct counter *c);
+	void (*close)(struct counter *c);
+};
+
+struct counter {
+	struct evsel *evsel;
+	const struct counter_ops *ops;
+	struct counter *leader;	 /* group leader (itself when alone) */
+	void *priv;		 /* the backend's state */
+	int nr_cpus;
+	int nr_threads;
+	struct raw_count *counts; /* [cpu_idx * nr_threads + thread_idx] */
+	bool supported;		 /* false once the kernel refused the event */
+	int open_err;		 /* -errno of the refusal */
+};
+
+static inline struct raw_count *counter_count(struct counter *c, int cpu_idx, int thread_idx)
+{
+	return &c->counts[cpu_idx * c->nr_threads + thread_idx];
+}
+
+extern const struct counter_ops direct_counter_ops;
+
+/* The backend's fd for (cpu, thread), for group members; -1 if none. */
+int direct_counter_fd(const struct counter *c, int cpu_idx, int thread_idx);
+
+/* True for the errors perf reports as <not supported> rather than failing. */
+bool open_error_is_unsupported(int err);
+
+#endif

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The parsed event list: what `-e` strings become. Each evsel carries the
+ * perf_event_attr exactly as perf's parser builds it (before the stat-time
+ * settings such as read_format, disabled, inherit and enable_on_exec).
+ */
+#ifndef BPERF_EVLIST_H
+#define BPERF_EVLIST_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+enum tool_event {
+	TOOL_NONE,
+	TOOL_DURATION_TIME,
+	TOOL_USER_TIME,
+	TOOL_SYSTEM_TIME,
+};
+
+struct evsel {
+	struct perf_event_attr attr;
+	char *name;	     /* the name perf prints (modifiers kept, name= applied) */
+	char *pmu_name;	     /* sysfs PMU ("cpu", "software", "msr", "tracepoint", ...) */
+	const char *unit;    /* "msec", "ns", a sysfs .unit, or "" */
+	double scale;	     /* multiply raw counts by this (1e-6 for clock events) */
+	int idx;	     /* position in the evlist */
+	int leader_idx;	     /* idx of the group leader; == idx for a leader or a lone event */
+	int nr_members;	     /* members of the group this evsel leads, itself included */
+	enum tool_event tool;
+	bool percore;	     /* percore=1 term */
+	bool bpf_counter;    /* :b modifier: count through shared BPF counters */
+	bool weak_group;     /* :W */
+	bool precise_max;    /* :P */
+	bool is_clock;	     /* task-clock or cpu-clock: the CPUs utilized / rate base */
+	bool requires_cpu;   /* the PMU has a cpumask (uncore-like): opened per CPU only */
+	char *cpumask;	     /* PMU cpumask from sysfs, NULL if none */
+	bool in_group;	     /* in a group of more than one event: read_format gets ID|GROUP */
+	bool exclude_GH;     /* a G or H modifier was given */
+	bool sample_read;    /* :S */
+	bool unit_owned;     /* unit was allocated (sysfs .unit) and is freed with the evsel */
+	bool per_pkg;	     /* sysfs .per-pkg */
+	char *group_name;    /* name{...}: the group's name, on the leader */
+};
+
+struct evlist {
+	struct evsel *entries;
+	int nr;
+};
+
+/* Where a parse failed: position in the -e string and perf's reason text. */
+struct parse_events_error {
+	int idx;     /* byte offset of the error in the string, -1 if none */
+	char *str;   /* reason, e.g. "parser error", "unknown tracepoint" */
+	char *help;  /* optional second line, may be NULL */
+	/* perf keeps the first of several errors and prints it as "Initial error:" */
+	int num_errors;
+	int first_idx;
+	char *first_str;
+	char *first_help;
+};
+
+struct parse_events_ctx {
+	const char *sysfs_root;	  /* "" or NULL: the real /sys; tests point it at a fake tree */
+	const char *tracefs_root; /* NULL: /sys/kernel/tracing (then /sys/kernel/debug/tracing) */
+	int verbose;		  /* -v count: perf's parse-time debug lines go to stderr */
+};
+
+/*
+ * Appends the events of one -e string to evlist. Returns 0, or -EINVAL with
+ * err filled in (the evlist is left as it was).
+ */
+int parse_events(struct evlist *evlist, const char *str, const struct parse_events_ctx *ctx,
+		 struct parse_events_error *err);
+
+/*
+ * Prints perf's "event syntax error: ..." block (nothing when there is no
+ * recorded error) and then "Run 'bperf list' for a list of valid events",
+ * without the usage text.
+ */
+void parse_events_error_print(FILE *out, const char *str, const struct parse_events_error *err);
+void parse_events_error_free(struct parse_events_error *err);
+
+/*
+ * perf stat's default events: task-clock (cpu-clock when system_wide),
+ * context-switches, cpu-migrations, page-faults, cycles, instructions,
+ * branches, branch-misses (stalled-cycles-* where the PMU has them).
+ */
+int evlist_add_default(struct evlist *evlist, bool system_wide, const struct parse_events_ctx *ctx);
+
+void evlist_free(struct evlist *evlist);
+
+/*
+ * perf stat's setup_system_wide: with a workload and no target, perf still
+ * counts system-wide when every event requires a CPU or is named exactly
+ * "duration_time".
+ */
+bool evlist_needs_system_wide(const struct evlist *evlist);
+
+/* perf stat -g: every event in one group led by the first. */
+void evlist_make_single_group(struct evlist *evlist);
+
+/*
+ * perf's -vv "perf_event_attr:" block, between the two dashed lines: the
+ * "perf_event_attr:" line and one "  %-32s %s" line per non-zero field. The
+ * caller prints the dashed lines ("%.60s\n" of a dash line) around it.
+ */
+void perf_event_attr_fprintf(FILE *out, const struct perf_event_attr *attr);
+
+/* `bperf list [filter]` */
+int cmd_list(int argc, char **argv);
+
+#endif

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* `bperf stat`: options -> session -> runs -> aggregation -> printers. */
+#include "cmd_stat.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../common.h"
+#include "../events/stat_config.h"
+#include "../output/output.h"
+#include "aggregate.h"
+#include "options.h"
+#include "run_stats.h"
+#include "session.h"
+#include "workload.h"
+
+/* Everything one invocation needs, passed down instead of kept in globals. */
+struct stat_run {
+	struct stat_options opts;
+	struct output_config out;
+	bool close_out;
+	sigset_t sigs;		/* signals taken synchronously with sigtimedwait */
+	int last_signal;	/* perf re-raises the last one it caught (not SIGCHLD) */
+	bool have_workload;
+	struct workload workload;
+	struct stat_session session;
+
+	/* results, kept across -r runs */
+	struct aggr_id *aggr;
+	int nr_aggr;
+	struct counter_value *values;	/* the last run's (what perf 6.1 prints) */
+	struct run_stats *value_stats;	/* [ev * nr_aggr + a] over the runs */
+	double *shadow_counts;
+	struct run_stats elapsed;
+	double *run_elapsed;
+	double user_s, sys_s;
+	int exit_code;
+
+	/* -I */
+	struct raw_count **prev;	/* [ev] previous cumulative counts */
+	unsigned int nr_intervals;
+	unsigned int nr_printed;
+};
+
+static __u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int open_output(struct stat_run *r)
+{
+	const struct stat_options *o = &r->opts;
+	FILE *f = stderr;
+
+	if (o->output_name && strcmp(o->output_name, "-")) {
+		time_t now = time(NULL);
+
+		if (o->quiet)
+			return 0;
+		f = fopen(o->output_name, o->append ? "a" : "w");
+		if (!f) {
+			pr_err("failed to create output file: %s", strerror(errno));
+			return EXIT_FATAL;
+		}
+		fprintf(f, "# started on %s\n", ctime(&now));
+		r->close_out = true;
+	} else if (o->log_fd) {
+		f = fdopen(o->log_fd, o->append ? "a" : "w");
+		if (!f) {
+			pr_err("Failed opening logfd: %s", strerror(errno));
+			return EXIT_EINVAL;
+		}
+		r->close_out = true;
+	}
+	r->out.out = f;
+	r->out.format = o->json ? OUTPUT_JSON : o->csv_sep ? OUTPUT_CSV : OUTPUT_STD;
+	r->out.csv_sep = o->csv_sep ? o->csv_sep : " ";
+	r->out.big_num = o->big_num && !o->csv_sep;
+	r->out.no_csv_summary = o->no_csv_summary;
+	r->out.summary = o->summary;
+	return 0;
+}
+
+static void fill_result(struct stat_run *r, struct stat_result *res,
+			const struct counter_value *values, double wall_ns)
+{
+	memset(res, 0, sizeof(*res));
+	res->evlist = &r->opts.evlist;
+	res->supported = r->session.supported;
+	res->aggr_mode = r->opts.aggr_mode;
+	res->nr_aggr = r->nr_aggr;
+	res->aggr = r->aggr;
+	res->values = values;
+	res->wall_ns = wall_ns;
+	res->run_count = r->opts.run_count;
+	res->per_thread_drop_zero = r->opts.aggr_mode == AGGR_THREAD &&
+				    r->session.target.system_wide;
+}
+
+static void save_prev(struct stat_run *r)
+{
+	struct stat_session *s = &r->session;
+	int i;
+
+	if (!r->prev)
+		r->prev = xzalloc(s->evlist->nr * sizeof(*r->prev));
+	for (i = 0; i < s->evlist->nr; i++) {
+		const struct counter *c = &s->counters[i];
+		size_t size = c->nr_cpus * c->nr_threads * sizeof(*c->counts);
+
+		if (!r->prev[i])
+			r->prev[i] = xzalloc(size);
+		memcpy(r->prev[i], c->counts, size);
+	}
+}
+
+/* -I: the deltas since the last print, stamped with the time since t0. */
+static void print_interval_counts(struct stat_run *r, __u64 t0)
+{
+	struct stat_session *s = &r->session;
+	struct counter_value *delta;
+	struct stat_result res;
+	__u64 t = now_ns();
+
+	session_read(s, t - t0, 0, 0);
+	delta = xzalloc(s->evlist->nr * r->nr_aggr * sizeof(*delta));
+	aggregate_counts(s->counters, s->evlist->nr, (const struct raw_count *const *)r->prev,
+			 r->opts.aggr_mode, r->nr_aggr, r->opts.scale, delta);
+	save_prev(r);
+	fill_result(r, &res, delta, r->opts.interval_ms * 1e6);
+	res.run_count = 1;
+	res.interval = true;
+	res.interval_ts = (double)(t - t0) / 1e9;
+	if (r->out.out && (!r->opts.interval_count || r->nr_intervals < r->opts.interval_count))
+		print_interval(&r->out, &res, r->nr_printed++);
+	r->nr_intervals++;
+	free(delta);
+}
+
+static bool task_target_alive(const struct target *t)
+{
+	int i;
+
+	for (i = 0; i < t->threads.nr; i++)
+		if (t->threads.tids[i] > 0 && !kill(t->threads.tids[i], 0))
+			return true;
+	return false;
+}
+
+static struct timespec ns_to_timespec(__u64 ns)
+{
+	struct timespec ts = { .tv_sec = ns / 1000000000ull, .tv_nsec = ns % 1000000000ull };
+
+	return ts;
+}
+
+/*
+ * Waits for the end of the measurement: the workload's exit, a signal,
+ * --timeout, the -p/-t targets' exit (checked every second, as perf), or
+ * the last of --interval-count intervals; prints -I intervals meanwhile.
+ */
+static void wait_for_end(struct stat_run *r, __u64 t0)
+{
+	const struct stat_options *o = &r->opts;
+	__u64 interval_ns = (__u64)o->interval_ms * 1000000ull;
+	__u64 timeout_at = o->timeout_ms ? t0 + (__u64)o->timeout_ms * 1000000ull : 0;
+	__u64 next_tick = interval_ns ? t0 + interval_ns : 0;
+	bool poll_task = r->session.target.has_task && !r->have_workload;
+	bool timed_out = false;
+
+	for (;;) {
+		__u64 now = now_ns(), wake = 0;
+		struct timespec ts;
+		siginfo_t info;
+		int sig;
+
+		if (r->have_workload && !workload_wait(&r->workload, false))
+			return;
+		if (next_tick && now >= next_tick) {
+			print_interval_counts(r, t0);
+			next_tick += interval_ns;
+			if (!r->have_workload && o->interval_count &&
+			    r->nr_intervals >= o->interval_count)
+				return;
+			continue;
+		}
+		if (timeout_at && now >= timeout_at && !timed_out) {
+			if (!r->have_workload)
+				return;
+			timed_out = true;
+			kill(r->workload.pid, SIGTERM);
+		}
+		if (poll_task && !task_target_alive(&r->session.target))
+			return;
+		if (next_tick)
+			wake = next_tick;
+		if (timeout_at && !timed_out && (!wake || timeout_at < wake))
+			wake = timeout_at;
+		if (poll_task && (!wake || now + 1000000000ull < wake))
+			wake = now + 1000000000ull;
+		if (wake) {
+			ts = ns_to_timespec(wake > now ? wake - now : 0);
+			sig = sigtimedwait(&r->sigs, &info, &ts);
+		} else {
+			sig = sigwaitinfo(&r->sigs, &info);
+		}
+		if (sig < 0)
+			continue;
+		r->last_signal = sig;
+		/* Without a workload a signal ends counting; with one, only its exit does. */
+		if (sig != SIGCHLD && !r->have_workload)
+			return;
+	}
+}
+
+static void report_workload_status(struct stat_run *r)
+{
+	int status = r->workload.status;
+
+	if (WIFEXITED(status)) {
+		r->exit_code = WEXITSTATUS(status);
+	} else if (WIFSIGNALED(status)) {
+		psignal(WTERMSIG(status), r->opts.argv[0]);
+		r->exit_code = 0;
+	}
+	r->user_s = r->workload.rusage.ru_utime.tv_sec + r->workload.rusage.ru_utime.tv_usec / 1e6;
+	r->sys_s = r->workload.rusage.ru_stime.tv_sec + r->workload.rusage.ru_stime.tv_usec / 1e6;
+}
+
+static void collect_run(struct stat_run *r, int run_idx, double elapsed_ns)
+{
+	struct stat_session *s = &r->session;
+	int n, i;
+
+	if (!r->aggr)
+		r->nr_aggr = aggr_ids_build(r->opts.aggr_mode, &s->target, &r->aggr);
+	n = s->evlist->nr * r->nr_aggr;
+	if (!r->values) {
+		r->values = xzalloc(n * sizeof(*r->values));
+		r->value_stats = xzalloc(n * sizeof(*r->value_stats));
+		r->shadow_counts = xzalloc(n * sizeof(*r->shadow_counts));
+		r->run_elapsed = xzalloc(r->opts.run_count * sizeof(*r->run_elapsed));
+	}
+	aggregate_counts(s->counters, s->evlist->nr, NULL, r->opts.aggr_mode, r->nr_aggr,
+			 r->opts.scale, r->values);
+	for (i = 0; i < n; i++) {
+		run_stats_update(&r->value_stats[i], r->values[i].count);
+		r->shadow_counts[i] = r->value_stats[i].mean;
+		r->values[i].noise_pct = r->values[i].count ?
+			100.0 * run_stats_stddev_mean(&r->value_stats[i]) / r->values[i].count : 0;
+	}
+	run_stats_update(&r->elapsed, elapsed_ns);
+	r->run_elapsed[run_idx] = elapsed_ns / 1e9;
+}
+
+/* One measurement: prepare, open, start, wait, read. Returns 0 or an exit code. */
+static int run_once(struct stat_run *r, int run_idx)
+{
+	struct stat_options *o = &r->opts;
+	struct stat_session *s = &r->session;
+	__u64 t0, t1;
+	int err;
+
+	if (o->sync_before)
+		sync();
+	if (r->have_workload) {
+		err = workload_prepare(&r->workload, o->argv);
+		if (err) {
+			pr_err("Failed to prepare workload: %s", strerror(-err));
+			return EXIT_FATAL;
+		}
+	}
+	err = session_init(s, o, &o->evlist, r->have_workload ? r->workload.pid : 0);
+	if (!err && run_idx == 0) {
+		struct stat_attr_opts attr_opts = {
+			.no_inherit = o->no_inherit,
+			.enable_on_exec = s->target.forked && !o->delay_ms,
+			.all_user = o->all_user,
+			.all_kernel = o->all_kernel,
+		};
+
+		if (o->group)
+			evlist_make_single_group(&o->evlist);
+		evlist_config_for_stat(&o->evlist, &attr_opts);
+	}
+	if (!err)
+		err = session_open(s);
+	if (err) {
+		if (r->have_workload)
+			workload_kill(&r->workload, SIGKILL);
+		return err;
+	}
+	/* perf's order: t0, release the workload, enable, then learn whether exec worked. */
+	t0 = now_ns();
+	if (r->have_workload)
+		workload_start(&r->workload);
+	if (!(s->target.forked && !o->delay_ms))
+		session_enable(s);
+	if (r->have_workload) {
+		err = workload_exec_result(&r->workload);
+		if (err) {
+			pr_err("Workload failed: %s", strerror(-err));
+			workload_wait(&r->workload, true);
+			return EXIT_FATAL;
+		}
+	}
+	if (o->interval_ms)
+		save_prev(r);
+	wait_for_end(r, t0);
+	t1 = now_ns();
+	session_disable(s);
+	if (r->have_workload) {
+		workload_kill(&r->workload, SIGTERM);
+		report_workload_status(r);
+	}
+	session_read(s, t1 - t0, (__u64)(r->user_s * 1e9), (__u64)(r->sys_s * 1e9));
+	if (o->interval_ms && r->out.out &&
+	    (!o->interval_count || r->nr_intervals < o->interval_count))
+		print_interval_counts(r, t0);
+	if (o->verbose && r->out.out)
+		session_print_raw(s, r->out.out);
+	collect_run(r, run_idx, (double)(t1 - t0));
+	return 0;
+}
+
+static void print_results(struct stat_run *r)
+{
+	const struct stat_options *o = &r->opts;
+	struct run_summary sum = { 0 };
+	struct stat_result res;
+
+	if (!r->out.out || (o->interval_ms && !o->summary))
+		return;
+	fill_result(r, &res, r->values, r->elapsed.mean);
+	if (o->run_count > 1)
+		res.shadow_counts = r->shadow_counts;
+	sum.target_desc = r->session.target_desc;
+	sum.run_count = o->run_count;
+	sum.elapsed_s = r->elapsed.mean / 1e9;
+	sum.elapsed_stddev_s = run_stats_stddev_mean(&r->elapsed) / 1e9;
+	sum.user_s = r->user_s;
+	sum.sys_s = r->sys_s;
+	sum.show_rusage = r->session.target.forked && o->run_count == 1;
+	sum.null_run = o->null_run;
+	sum.run_elapsed_s = r->run_elapsed;
+	print_counters(&r->out, &res, &sum);
+}
+
+static void stat_run_free(struct stat_run *r)
+{
+	int i;
+
+	if (r->prev)
+		for (i = 0; i < r->opts.evlist.nr; i++)
+			free(r->prev[i]);
+	free(r->prev);
+	free(r->aggr);
+	free(r->values);
+	free(r->value_stats);
+	free(r->shadow_counts);
+	free(r->run_elapsed);
+	session_free(&r->session);
+	if (r->close_out && r->out.out)
+		fclose(r->out.out);
+	stat_options_free(&r->opts);
+}
+
+/* perf dies by the last signal it caught so that the shell sees it (rc 130 for ^C). */
+static void reraise_signal(int sig)
+{
+	if (!sig || sig == SIGCHLD)
+		return;
+	signal(sig, SIG_DFL);
+	sigprocmask(SIG_UNBLOCK, &(sigset_t){ 0 }, NULL);
+	{
+		sigset_t one;
+
+		sigemptyset(&one);
+		sigaddset(&one, sig);
+		kill(getpid(), sig);
+		sigprocmask(SIG_UNBLOCK, &one, NULL);
+	}
+}
+
+int cmd_stat(int argc, const char **argv)
+{
+	struct stat_run *r = xzalloc(sizeof(*r));
+	int err, run_idx, code, sig;
+
+	err = stat_options_parse(&r->opts, argc, argv);
+	if (err)
+		goto out;
+	r->have_workload = r->opts.argc > 0;
+	/* perf: a workload whose every event needs a CPU is counted system-wide. */
+	if (r->have_workload && !r->opts.pid && !r->opts.tid && !r->opts.cpu_list &&
+	    r->opts.evlist.nr && evlist_needs_system_wide(&r->opts.evlist))
+		r->opts.system_wide = true;
+	if (!r->opts.evlist.nr && !r->opts.null_run) {
+		bool system_wide = r->opts.system_wide || r->opts.cpu_list ||
+				   (!r->have_workload && !r->opts.pid && !r->opts.tid);
+
+		err = evlist_add_default(&r->opts.evlist, system_wide, &r->opts.events_ctx);
+		if (err) {
+			err = EXIT_FATAL;
+			goto out;
+		}
+	}
+	err = open_output(r);
+	if (err)
+		goto out;
+	sigemptyset(&r->sigs);
+	sigaddset(&r->sigs, SIGINT);
+	sigaddset(&r->sigs, SIGCHLD);
+	sigaddset(&r->sigs, SIGALRM);
+	sigprocmask(SIG_BLOCK, &r->sigs, NULL);
+
+	for (run_idx = 0; run_idx < r->opts.run_count || !r->opts.run_count; run_idx++) {
+		if (run_idx)
+			session_free(&r->session);
+		err = run_once(r, r->opts.run_count ? run_idx : 0);
+		if (err)
+			goto out;
+		if (r->last_signal == SIGINT && !r->have_workload)
+			break;
+	}
+	print_results(r);
+	err = r->exit_code;
+out:
+	code = err;
+	sig = r->last_signal;
+	stat_run_free(r);
+	free(r);
+	reraise_signal(sig);
+	return code;
+}

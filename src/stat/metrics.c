@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Metric maths. perf keeps "shadow" statistics keyed by the kind of base
+ * event (cycles, branches, clock...), the aggregate and the exclude_* bits
+ * of the event; a metric divides the event's value by the average of the
+ * matching base events. Here the bases are looked up directly in the
+ * stat_result, in the same aggregate, which gives the same numbers.
+ */
+#include "metrics.h"
+
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The kinds of base values metrics divide by (perf's STAT_* shadow types). */
+enum metric_base {
+	BASE_NONE,
+	BASE_NSECS,		/* task-clock / cpu-clock, raw ns */
+	BASE_CYCLES,
+	BASE_STALLED_FRONT,
+	BASE_STALLED_BACK,
+	BASE_BRANCHES,
+	BASE_CACHEREFS,
+	BASE_L1_DCACHE,
+	BASE_L1_ICACHE,
+	BASE_LL_CACHE,
+	BASE_DTLB,
+	BASE_ITLB,
+	BASE_SMI_NUM,
+	BASE_APERF,
+};
+
+/* exclude_* bits: a ratio only pairs events counting the same contexts. */
+static int event_context(const struct evsel *evsel)
+{
+	const struct perf_event_attr *a = &evsel->attr;
+
+	return a->exclude_kernel << 1 | a->exclude_user | a->exclude_hv << 2 |
+	       a->exclude_host << 3 | a->exclude_idle << 4;
+}
+
+static bool is_hw(const struct evsel *evsel, __u64 config)
+{
+	return evsel->attr.type == PERF_TYPE_HARDWARE && evsel->attr.config == config;
+}
+
+static bool is_hw_cache(const struct evsel *evsel, __u64 config)
+{
+	return evsel->attr.type == PERF_TYPE_HW_CACHE && evsel->attr.config == config;
+}
+
+/* config of a "<cache>-load-misses" generic cache event */
+static __u64 cache_read_miss(__u64 cache)
+{
+	return cache | PERF_COUNT_HW_CACHE_OP_READ << 8 | PERF_COUNT_HW_CACHE_RESULT_MISS << 16;
+}
+
+/* perf identifies these two msr events by their printed name. */
+static bool name_is(const struct evsel *evsel, const char *name)
+{
+	return evsel->name && !strcmp(evsel->name, name);
+}
+
+/* Same order of tests as perf's perf_stat__update_shadow_stats(). */
+static enum metric_base base_of(const struct evsel *evsel)
+{
+	if (evsel->is_clock)
+		return BASE_NSECS;
+	if (is_hw(evsel, PERF_COUNT_HW_CPU_CYCLES))
+		return BASE_CYCLES;
+	if (is_hw(evsel, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND))
+		return BASE_STALLED_FRONT;
+	if (is_hw(evsel, PERF_COUNT_HW_STALLED_CYCLES_BACKEND))
+		return BASE_STALLED_BACK;
+	if (is_hw(evsel, PERF_COUNT_HW_BRANCH_INSTRUCTIONS))
+		return BASE_BRANCHES;
+	if (is_hw(evsel, PERF_COUNT_HW_CACHE_REFERENCES))
+		return BASE_CACHEREFS;
+	/* the bare cache ids are the "<cache>-loads" events (read access) */
+	if (is_hw_cache(evsel, PERF_COUNT_HW_CACHE_L1D))
+		return BASE_L1_DCACHE;
+	if (is_hw_cache(evsel, PERF_COUNT_HW_CACHE_L1I))
+		return BASE_L1_ICACHE;
+	if (is_hw_cache(evsel, PERF_COUNT_HW_CACHE_LL))
+		return BASE_LL_CACHE;
+	if (is_hw_cache(evsel, PERF_COUNT_HW_CACHE_DTLB))
+		return BASE_DTLB;
+	if (is_hw_cache(evsel, PERF_COUNT_HW_CACHE_ITLB))
+		return BASE_ITLB;
+	if (name_is(evsel, "msr/smi/"))
+		return BASE_SMI_NUM;
+	if (name_is(evsel, "msr/aperf/"))
+		return BASE_APERF;
+	return BASE_NONE;
+}
+
+/* A base event's value: its mean over the -r runs, as perf's shadow stats keep it. */
+static double shadow_count(const struct stat_result *res, int ev, int aggr)
+{
+	if (res->shadow_counts)
+		return res->shadow_counts[ev * res->nr_aggr + aggr];
+	return result_value(res, ev, aggr)->count;
+}
+
+struct base_stat {
+	int n;		/* how many events of this kind were counted */
+	double avg;	/* their mean value */
+};
+
+/*
+ * Mean value of the base events of one kind in aggregate aggr. Clock
+ * events contribute raw nanoseconds whatever their context; the others
+ * their unit-scaled count, truncated to an integer as perf stores it.
+ */
+static struct base_stat base_stat(const struct stat_result *res, int aggr,
+				  enum metric_base kind, int ctx)
+{
+	struct base_stat st = { 0, 0.0 };
+	double sum = 0;
+	int i;
+
+	for (i = 0; i < res->evlist->nr; i++) {
+		const struct evsel *evsel = &res->evlist->entries[i];
+		double count;
+
+		if (res->supported && !res->supported[i])
+			continue;
+		if (base_of(evsel) != kind)
+			continue;
+		if (kind != BASE_NSECS && event_context(evsel) != ctx)
+			continue;
+		count = shadow_count(res, i, aggr);
+		if (kind != BASE_NSECS)
+			count = (double)(uint64_t)(count * evsel->scale);
+		sum += count;
+		st.n++;
+	}
+	if (st.n)
+		st.avg = sum / st.n;
+	return st;
+}
+
+struct metric_out {
+	struct metric_line *lines;
+	int max;
+	int nr;
+	bool pending_new_line;
+};
+
+static void emit(struct metric_out *mo, const char *format, const char *unit, double value)
+{
+	if (mo->nr >= mo->max)
+		return;
+	mo->lines[mo->nr++] = (struct metric_line){
+		.value = value,
+		.format = format,
+		.unit = unit,
+		.new_line = mo->pending_new_line,
+	};
+	mo->pending_new_line = false;
+}
+
+/* value / base * 100 as "%7.2f%%", or the empty metric when no base event exists */
+static void miss_ratio(struct metric_out *mo, const struct stat_result *res, int aggr, int ctx,
+		       enum metric_base kind, double avg, const char *unit)
+{
+	struct base_stat base = base_stat(res, aggr, kind, ctx);
+	double ratio = 0.0;
+
+	if (!base.n) {
+		emit(mo, NULL, unit, 0);
+		return;
+	}
+	if (base.avg)
+		ratio = avg / base.avg * 100.0;
+	emit(mo, "%7.2f%%", unit, ratio);
+}
+
+static void insn_per_cycle(struct metric_out *mo, const struct stat_result *res, int aggr,
+			   int ctx, double avg)
+{
+	double cycles = base_stat(res, aggr, BASE_CYCLES, ctx).avg;
+	double front = base_stat(res, aggr, BASE_STALLED_FRONT, ctx).avg;
+	double back = base_stat(res, aggr, BASE_STALLED_BACK, ctx).avg;
+	double stalled = front > back ? front : back;
+
+	if (cycles)
+		emit(mo, "%7.2f ", "insn per cycle", avg / cycles);
+	else
+		emit(mo, NULL, "insn per cycle", 0);
+
+	if (stalled && avg) {
+		mo->pending_new_line = true;
+		emit(mo, "%7.2f ", "stalled cycles per insn", stalled / avg);
+	}
+}
+
+/* perf's convert_unit_double(): K, M, G while the value exceeds 1000 */
+static const char *rate_unit(double *value)
+{
+	static const char *const units[] = { "/sec", "K/sec", "M/sec", "G/sec" };
+	int i = 0;
+
+	while (i < 3 && *value > 1000.0) {
+		*value /= 1000.0;
+		i++;
+	}
+	return units[i];
+}
+
+/* System management interrupts: cost as the share of aperf cycles not seen by cycles. */
+static void smi_cost(struct metric_out *mo, const struct stat_result *res, int aggr, int ctx)
+{
+	double smi = base_stat(res, aggr, BASE_SMI_NUM, ctx).avg;
+	double aperf = base_stat(res, aggr, BASE_APERF, ctx).avg;
+	double cycles = base_stat(res, aggr, BASE_CYCLES, ctx).avg;
+	double cost = 0.0;
+
+	/* perf prints nothing at all here, not even the blank metric column */
+	if (cycles == 0 || aperf == 0)
+		return;
+	if (smi)
+		cost = (aperf - cycles) / aperf * 100.0;
+	emit(mo, "%8.1f%%", "SMI cycles%", cost);
+	emit(mo, "%4.0f", "SMI#", smi);
+}
+
+int metrics_compute(const struct stat_result *res, int ev, int aggr, struct metric_line *out,
+		    int max)
+{
+	const struct evsel *evsel = &res->evlist->entries[ev];
+	double avg = result_value(res, ev, aggr)->count * evsel->scale;
+	struct metric_out mo = { .lines = out, .max = max };
+	int ctx = event_context(evsel);
+	double total, ratio = 0.0;
+	struct base_stat nsecs;
+
+	if (is_hw(evsel, PERF_COUNT_HW_INSTRUCTIONS)) {
+		insn_per_cycle(&mo, res, aggr, ctx, avg);
+	} else if (is_hw(evsel, PERF_COUNT_HW_BRANCH_MISSES)) {
+		miss_ratio(&mo, res, aggr, ctx, BASE_BRANCHES, avg, "of all branches");
+	} else if (is_hw_cache(evsel, cache_read_miss(PERF_COUNT_HW_CACHE_L1D))) {
+		miss_ratio(&mo, res, aggr, ctx, BASE_L1_DCACHE, avg, "of all L1-dcache accesses");
+	} else if (is_hw_cache(evsel, cache_read_miss(PERF_COUNT_HW_CACHE_L1I))) {
+		miss_ratio(&mo, res, aggr, ctx, BASE_L1_ICACHE, avg, "of all L1-icache accesses");
+	} else if (is_hw_cache(evsel, cache_read_miss(PERF_COUNT_HW_CACHE_DTLB))) {
+		miss_ratio(&mo, res, aggr, ctx, BASE_DTLB, avg, "of all dTLB cache accesses");
+	} else if (is_hw_cache(evsel, cache_read_miss(PERF_COUNT_HW_CACHE_ITLB))) {
+		miss_ratio(&mo, res, aggr, ctx, BASE_ITLB, avg, "of all iTLB cache accesses");
+	} else if (is_hw_cache(evsel, cache_read_miss(PERF_COUNT_HW_CACHE_LL))) {
+		miss_ratio(&mo, res, aggr, ctx, BASE_LL_CACHE, avg, "of all LL-cache accesses");
+	} else if (is_hw(evsel, PERF_COUNT_HW_CACHE_MISSES)) {
+		struct base_stat refs = base_stat(res, aggr, BASE_CACHEREFS, ctx);
+
+		if (refs.avg)
+			ratio = avg * 100 / refs.avg;
+		if (refs.n)
+			emit(&mo, "%8.3f %%", "of all cache refs", ratio);
+		else
+			emit(&mo, NULL, "of all cache refs", 0);
+	} else if (is_hw(evsel, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND)) {
+		total = base_stat(res, aggr, BASE_CYCLES, ctx).avg;
+		if (total)
+			ratio = avg / total * 100.0;
+		if (ratio)
+			emit(&mo, "%7.2f%%", "frontend cycles idle", ratio);
+		else
+			emit(&mo, NULL, "frontend cycles idle", 0);
+	} else if (is_hw(evsel, PERF_COUNT_HW_STALLED_CYCLES_BACKEND)) {
+		total = base_stat(res, aggr, BASE_CYCLES, ctx).avg;
+		if (total)
+			ratio = avg / total * 100.0;
+		emit(&mo, "%7.2f%%", "backend cycles idle", ratio);
+	} else if (is_hw(evsel, PERF_COUNT_HW_CPU_CYCLES)) {
+		total = base_stat(res, aggr, BASE_NSECS, ctx).avg;
+		if (total)
+			emit(&mo, "%8.3f", "GHz", avg / total);
+		else
+			emit(&mo, NULL, "Ghz", 0); /* sic: perf's spelling when there is no clock */
+	} else if (evsel->is_clock) {
+		if (res->wall_ns)
+			emit(&mo, "%8.3f", "CPUs utilized", avg / (res->wall_ns * evsel->scale));
+		else
+			emit(&mo, NULL, "CPUs utilized", 0);
+	} else if ((nsecs = base_stat(res, aggr, BASE_NSECS, ctx)).n) {
+		/* events per second of counted CPU time, not of wall time */
+		const char *unit;
+
+		if (nsecs.avg)
+			ratio = 1e9 * avg / nsecs.avg;
+		unit = rate_unit(&ratio);
+		emit(&mo, "%8.3f", unit, ratio);
+	} else if (base_of(evsel) == BASE_SMI_NUM) {
+		smi_cost(&mo, res, aggr, ctx);
+	} else {
+		emit(&mo, NULL, NULL, 0);
+	}
+	return mo.nr;
+}

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "options.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common.h"
+#include "../util/parse_options.h"
+
+static const char *const stat_usage[] = {
+	"bperf stat [<options>] [<command>]",
+	NULL,
+};
+
+static int parse_event_option(const struct option *opt, const char *arg, bool unset);
+static int parse_big_num(const struct option *opt, const char *arg, bool unset);
+static int parse_no_aggr(const struct option *opt, const char *arg, bool unset);
+static int parse_per_thread(const struct option *opt, const char *arg, bool unset);
+
+/* Built per call: the table's value pointers point into this session's options. */
+static void build_option_table(struct option *t, struct stat_options *o)
+{
+	const struct option table[] = {
+		{ OPT_BOOLEAN, 'a', "all-cpus", &o->system_wide, NULL,
+		  "count on every CPU (system-wide)" },
+		{ OPT_CALLBACK, 'A', "no-aggr", NULL, NULL, "one line per CPU, no aggregation",
+		  OPTF_NONEG, parse_no_aggr, o },
+		{ OPT_CALLBACK, 'B', "big-num", NULL, NULL,
+		  "thousands' separators in counts (the locale's)", 0, parse_big_num, o },
+		{ OPT_STRING, 'C', "cpu", &o->cpu_list, "<cpu>", "CPUs to count on, e.g. 0-3,7" },
+		{ OPT_INTEGER, 'D', "delay", &o->delay_ms, "<n>",
+		  "wait n ms after the start before counting (-1: start disabled)" },
+		{ OPT_CALLBACK, 'e', "event", NULL, "<event>",
+		  "event selector. use 'bperf list' to list available events", OPTF_NONEG,
+		  parse_event_option, o },
+		{ OPT_BOOLEAN, 'g', "group", &o->group, NULL, "count all events as one group" },
+		{ OPT_INTEGER, 'I', "interval-print", &o->interval_ms, "<n>",
+		  "print counts every n ms" },
+		{ OPT_BOOLEAN, 'i', "no-inherit", &o->no_inherit, NULL,
+		  "do not count child tasks", OPTF_NONEG },
+		{ OPT_BOOLEAN, 'j', "json-output", &o->json, NULL, "print counts as JSON lines" },
+		{ OPT_BOOLEAN, 'n', "null", &o->null_run, NULL,
+		  "null run: no default counters, only the elapsed time" },
+		{ OPT_STRING, 'o', "output", &o->output_name, "<file>", "write counts to file" },
+		{ OPT_STRING, 'p', "pid", &o->pid, "<pid>", "count existing process ids" },
+		{ OPT_INTEGER, 'r', "repeat", &o->run_count, "<n>",
+		  "run the command n times, print mean and stddev (0: forever)" },
+		{ OPT_BOOLEAN, 'S', "sync", &o->sync_before, NULL, "call sync() before each run" },
+		{ OPT_STRING, 't', "tid", &o->tid, "<tid>", "count existing thread ids" },
+		{ OPT_INCR, 'v', "verbose", &o->verbose, NULL,
+		  "more messages (open errors, raw counts); -vv prints every perf_event_attr" },
+		{ OPT_STRING, 'x', "field-separator", &o->csv_sep, "<separator>",
+		  "CSV output with this separator" },
+		{ OPT_BOOLEAN, 0, "all-kernel", &o->all_kernel, NULL,
+		  "count every event in kernel space only" },
+		{ OPT_BOOLEAN, 0, "all-user", &o->all_user, NULL,
+		  "count every event in user space only" },
+		{ OPT_BOOLEAN, 0, "append", &o->append, NULL, "append to the -o file" },
+		{ OPT_STRING, 0, "bpf-attr-map", &o->bpf_attr_map, "<path>",
+		  "pinned attr map of the shared BPF counters" },
+		{ OPT_BOOLEAN, 0, "bpf-counters", &o->bpf_counters, NULL,
+		  "count through shared BPF counters" },
+		{ OPT_UINTEGER, 0, "interval-count", &o->interval_count, "<n>",
+		  "stop after n intervals" },
+		{ OPT_INTEGER, 0, "log-fd", &o->log_fd, "<n>", "write counts to fd n, not stderr" },
+		{ OPT_BOOLEAN, 0, "no-csv-summary", &o->no_csv_summary, NULL,
+		  "no 'summary' column in CSV summary lines", OPTF_NONEG },
+		{ OPT_CALLBACK, 0, "per-thread", NULL, NULL, "one line per thread", 0,
+		  parse_per_thread, o },
+		{ OPT_BOOLEAN, 0, "quiet", &o->quiet, NULL, "print no counts" },
+		{ OPT_BOOLEAN, 0, "scale", &o->scale, NULL,
+		  "scale multiplexed counts (--no-scale: raw counts)" },
+		{ OPT_BOOLEAN, 'c', "scale", &o->scale, NULL, "", OPTF_HIDDEN },
+		{ OPT_BOOLEAN, 0, "summary", &o->summary, NULL, "print totals after -I intervals" },
+		{ OPT_UINTEGER, 0, "timeout", &o->timeout_ms, "<n>",
+		  "stop the workload and print counts after n ms (>= 10)" },
+		{ OPT_END },
+	};
+
+	memcpy(t, table, sizeof(table));
+}
+
+#define MAX_OPTIONS 64
+
+static struct stat_options *owner(const struct option *opt)
+{
+	return opt->data;
+}
+
+static int parse_event_option(const struct option *opt, const char *arg, bool unset)
+{
+	struct stat_options *o = owner(opt);
+	struct parse_events_error err = { .idx = -1 };
+	struct option table[MAX_OPTIONS];
+
+	if (!parse_events(&o->evlist, arg, &o->events_ctx, &err))
+		return 0;
+	parse_events_error_print(stderr, arg, &err);
+	parse_events_error_free(&err);
+	build_option_table(table, o);
+	usage_with_one_option(stat_usage, table, 'e');
+	return -EINVAL;
+}
+
+static int parse_big_num(const struct option *opt, const char *arg, bool unset)
+{
+	struct stat_options *o = owner(opt);
+
+	o->big_num = !unset;
+	o->big_num_given = true;
+	return 0;
+}
+
+static int parse_no_aggr(const struct option *opt, const char *arg, bool unset)
+{
+	owner(opt)->no_aggr = true;
+	return 0;
+}
+
+static int parse_per_thread(const struct option *opt, const char *arg, bool unset)
+{
+	owner(opt)->per_thread = !unset;
+	return 0;
+}
+
+/* perf prints the message, a blank line and the whole usage, and exits 234. */
+static int semantic_error(struct stat_options *o, const char *msg)
+{
+	struct option table[MAX_OPTIONS];
+
+	pr_err("%s", msg);
+	build_option_table(table, o);
+	usage_with_options(stat_usage, table);
+	return EXIT_EINVAL;
+}
+
+static int check_options(struct stat_options *o)
+{
+	struct option table[MAX_OPTIONS];
+
+	if (o->csv_sep && !strcmp(o->csv_sep, "\\t"))
+		o->csv_sep = "\t";
+	if (o->output_name && o->log_fd)
+		return semantic_error(o, "cannot use both --output and --log-fd");
+	if (o->csv_sep && o->big_num_given && o->big_num)
+		return semantic_error(o, "-B option not supported with -x");
+	if (o->all_user && o->all_kernel) {
+		pr_err(" Error: option `all-kernel' cannot be used with all-user");
+		build_option_table(table, o);
+		option_error_usage(stat_usage, table, "all-kernel");
+		return EXIT_USAGE;
+	}
+	if (o->log_fd < 0)
+		return semantic_error(o, "argument to --log-fd must be a > 0");
+	if (o->run_count < 0)
+		return semantic_error(o, "Run count must be a positive number");
+	if (o->per_thread && !o->pid && !o->tid && (!o->system_wide || o->cpu_list) &&
+	    !(o->argc == 0 && !o->cpu_list)) {
+		pr_err("The --per-thread option is only available when monitoring via -p -t -a "
+		       "options or only --per-thread.");
+		build_option_table(table, o);
+		usage_with_one_option(stat_usage, table, 'p');
+		return EXIT_EINVAL;
+	}
+	if (o->no_aggr && !o->system_wide && !o->cpu_list && !(o->argc == 0 && !o->pid && !o->tid))
+		return semantic_error(o, "both cgroup and no-aggregation modes only available in "
+					 "system-wide mode");
+	if (o->interval_count && !o->interval_ms)
+		return semantic_error(o, "interval-count option should be used together with "
+					 "interval-print.");
+	if (o->timeout_ms && o->interval_ms)
+		return semantic_error(o, "timeout option is not supported with interval-print.");
+	if (o->timeout_ms && o->timeout_ms < 10)
+		return semantic_error(o, "timeout must be >= 10ms.");
+	if (o->timeout_ms && o->timeout_ms < 100)
+		pr_err("timeout < 100ms. The overhead percentage could be high in some cases. "
+		       "Please proceed with caution.");
+	return 0;
+}
+
+/* The number of -v before the workload, counted ahead of parsing. */
+static int count_verbose(int argc, const char **argv)
+{
+	int i, n = 0;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		const char *p = argv[i];
+
+		if (!strcmp(p, "--"))
+			break;
+		if (!strcmp(p, "--verbose")) {
+			n++;
+		} else if (p[1] != '-') {
+			for (p++; *p == 'v'; p++)
+				n++;
+		}
+	}
+	return n;
+}
+
+int stat_options_parse(struct stat_options *o, int argc, const char **argv)
+{
+	struct option table[MAX_OPTIONS];
+	int first;
+
+	o->scale = true;
+	o->big_num = true;
+	o->run_count = 1;
+	/* -v must be seen before -e: perf's parse-time lines depend on it. */
+	o->events_ctx.verbose = count_verbose(argc, argv);
+	build_option_table(table, o);
+	first = parse_options(argc, argv, table, stat_usage);
+	if (first == PARSE_OPT_HELP) {
+		usage_with_options(stat_usage, table);
+		return EXIT_USAGE;
+	}
+	if (first < 0)
+		return EXIT_USAGE;
+	o->argv = argv + first;
+	o->argc = argc - first;
+	if (o->per_thread)
+		o->aggr_mode = AGGR_THREAD;
+	else if (o->no_aggr)
+		o->aggr_mode = AGGR_NONE;
+	return check_options(o);
+}
+
+void stat_options_free(struct stat_options *o)
+{
+	evlist_free(&o->evlist);
+}

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "session.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common.h"
+
+static void warn_overrides(const struct stat_options *o)
+{
+	if (!o->pid && !o->tid)
+		return;
+	if (o->cpu_list)
+		pr_err("PID/TID switch overriding CPU");
+	if (o->system_wide)
+		pr_err("PID/TID switch overriding SYSTEM");
+}
+
+static char *workload_desc(const struct stat_options *o)
+{
+	size_t len = 3;
+	char *s;
+	int i;
+
+	for (i = 0; i < o->argc; i++)
+		len += strlen(o->argv[i]) + 1;
+	s = xzalloc(len);
+	strcat(s, "'");
+	for (i = 0; i < o->argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, o->argv[i]);
+	}
+	strcat(s, "'");
+	return s;
+}
+
+static int init_task_target(struct stat_session *s, const struct stat_options *o)
+{
+	struct target *t = &s->target;
+	int err;
+
+	t->has_task = true;
+	cpu_map_any(&t->cpus);
+	if (o->pid) {
+		err = thread_map_from_pids(&t->threads, o->pid);
+		s->target_desc = xasprintf("process id '%s'", o->pid);
+		/* Threads that exit between listing and opening are skipped, as in perf. */
+		s->open_ctx.ignore_missing_thread = true;
+	} else {
+		err = thread_map_from_tids(&t->threads, o->tid);
+		s->target_desc = xasprintf("thread id '%s'", o->tid);
+	}
+	if (err) {
+		pr_err("Problems finding threads of monitor");
+		return EXIT_EINVAL;
+	}
+	return 0;
+}
+
+int session_init(struct stat_session *s, const struct stat_options *o, struct evlist *evlist,
+		 pid_t workload_pid)
+{
+	struct target *t = &s->target;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->opts = o;
+	s->evlist = evlist;
+	s->open_ctx.verbose = o->verbose;
+	s->open_ctx.log = stderr;
+	s->open_ctx.target = t;
+	warn_overrides(o);
+	if (o->pid || o->tid)
+		return init_task_target(s, o);
+
+	if (o->system_wide || o->cpu_list || !workload_pid) {
+		t->system_wide = true;
+		thread_map_single(&t->threads, -1);
+		if (o->cpu_list)
+			err = cpu_map_parse(&t->cpus, o->cpu_list);
+		else
+			err = cpu_map_online(&t->cpus);
+		if (err) {
+			pr_err("failed to parse CPUs map: %s", strerror(ENOENT));
+			return EXIT_EINVAL;
+		}
+		if (o->system_wide || !o->cpu_list)
+			s->target_desc = xstrdup("'system wide'");
+		else
+			s->target_desc = xasprintf("'CPU(s) %s'", o->cpu_list);
+		return 0;
+	}
+	t->forked = true;
+	cpu_map_any(&t->cpus);
+	thread_map_single(&t->threads, workload_pid);
+	s->target_desc = workload_desc(o);
+	return 0;
+}
+
+static void counters_alloc(struct stat_session *s)
+{
+	int i;
+
+	s->counters = xzalloc(s->evlist->nr * sizeof(*s->counters));
+	s->supported = xzalloc(s->evlist->nr * sizeof(*s->supported));
+	for (i = 0; i < s->evlist->nr; i++) {
+		struct counter *c = &s->counters[i];
+
+		c->evsel = &s->evlist->entries[i];
+		c->ops = &direct_counter_ops;
+		c->leader = &s->counters[c->evsel->leader_idx];
+		c->nr_cpus = s->target.cpus.nr;
+		c->nr_threads = s->target.threads.nr;
+		c->counts = xzalloc(c->nr_cpus * c->nr_threads * sizeof(*c->counts));
+		c->supported = true;
+		s->supported[i] = true;
+	}
+}
+
+/* perf's evsel__open_strerror() default text, for errors that end the session. */
+static void print_open_error(const struct counter *c, int err)
+{
+	if (err == -EMFILE) {
+		pr_err("Error:\nToo many events are opened.\n"
+		       "Probably the maximum number of open file descriptors has been reached.\n"
+		       "Hint: Try again after reducing the number of events.\n"
+		       "Hint: Try increasing the limit with 'ulimit -n <limit>'");
+		return;
+	}
+	pr_err("Error:\nThe sys_perf_event_open() syscall returned with %d (%s) for event (%s).\n"
+	       "/bin/dmesg | grep -i perf may provide additional information.",
+	       -err, strerror(-err), c->evsel->name);
+}
+
+/* Opens CPU by CPU, each CPU's events in list order: perf's affinity-friendly order. */
+int session_open(struct stat_session *s)
+{
+	int cpu, i, err;
+
+	counters_alloc(s);
+	for (cpu = 0; cpu < s->target.cpus.nr; cpu++) {
+		for (i = 0; i < s->evlist->nr; i++) {
+			struct counter *c = &s->counters[i];
+
+			if (!c->supported)
+				continue;
+			/*
+			 * perf opens tool events (duration_time, ...) as dummy
+			 * events on the first CPU only; their counts come from
+			 * clocks and rusage, so a refusal does not matter.
+			 */
+			if (c->evsel->tool) {
+				if (cpu == 0)
+					c->ops->open_cpu(c, &s->open_ctx, cpu);
+				continue;
+			}
+			if (c->leader != c && !c->leader->supported) {
+				c->supported = false;
+				continue;
+			}
+			err = c->ops->open_cpu(c, &s->open_ctx, cpu);
+			if (!err)
+				continue;
+			if (open_error_is_unsupported(err)) {
+				c->supported = false;
+				c->open_err = err;
+				s->supported[i] = false;
+				if (s->opts->verbose)
+					pr_err("Warning:\n%s event is not supported by the kernel.",
+					       c->evsel->name);
+				continue;
+			}
+			print_open_error(c, err);
+			return EXIT_FATAL;
+		}
+	}
+	return 0;
+}
+
+void session_enable(struct stat_session *s)
+{
+	int i;
+
+	for (i = 0; i < s->evlist->nr; i++)
+		if (s->counters[i].supported && !s->counters[i].evsel->tool)
+			s->counters[i].ops->enable(&s->counters[i]);
+}
+
+void session_disable(struct stat_session *s)
+{
+	int i;
+
+	for (i = 0; i < s->evlist->nr; i++)
+		if (s->counters[i].supported && !s->counters[i].evsel->tool)
+			s->counters[i].ops->disable(&s->counters[i]);
+}
+
+static void read_tool(struct counter *c, __u64 duration_ns, __u64 user_ns, __u64 sys_ns)
+{
+	__u64 v = 0;
+
+	switch (c->evsel->tool) {
+	case TOOL_DURATION_TIME:
+		v = duration_ns;
+		break;
+	case TOOL_USER_TIME:
+		v = user_ns;
+		break;
+	case TOOL_SYSTEM_TIME:
+		v = sys_ns;
+		break;
+	case TOOL_NONE:
+		break;
+	}
+	/* A tool count lives on the first CPU and thread only, as in perf. */
+	memset(c->counts, 0, c->nr_cpus * c->nr_threads * sizeof(*c->counts));
+	c->counts[0].val = c->counts[0].ena = c->counts[0].run = v;
+}
+
+void session_read(struct stat_session *s, __u64 duration_ns, __u64 user_ns, __u64 sys_ns)
+{
+	int i;
+
+	for (i = 0; i < s->evlist->nr; i++) {
+		struct counter *c = &s->counters[i];
+
+		if (c->evsel->tool)
+			read_tool(c, duration_ns, user_ns, sys_ns);
+		else if (c->supported)
+			c->ops->read(c);
+	}
+}
+
+/*
+ * perf's order: with -vv each (CPU, thread) reading as it is read, CPU by
+ * CPU; then, in global mode, each event's total or its read failure.
+ */
+void session_print_raw(const struct stat_session *s, FILE *out)
+{
+	const struct target *t = &s->target;
+	int i, cpu, th;
+
+	for (cpu = 0; s->opts->verbose >= 2 && cpu < t->cpus.nr; cpu++) {
+		for (i = 0; i < s->evlist->nr; i++) {
+			const struct counter *c = &s->counters[i];
+
+			for (th = 0; c->supported && th < c->nr_threads; th++) {
+				const struct raw_count *r = &c->counts[cpu * c->nr_threads + th];
+
+				fprintf(out, "%s: %d: %llu %llu %llu\n", c->evsel->name,
+					t->cpus.cpus[cpu], (unsigned long long)r->val,
+					(unsigned long long)r->ena, (unsigned long long)r->run);
+			}
+		}
+	}
+	for (i = 0; i < s->evlist->nr; i++) {
+		const struct counter *c = &s->counters[i];
+		struct raw_count sum = { 0 };
+		int n = c->nr_cpus * c->nr_threads;
+
+		if (!c->supported) {
+			fprintf(out, "failed to read counter %s\n", c->evsel->name);
+			continue;
+		}
+		if (s->opts->aggr_mode != AGGR_GLOBAL)
+			continue;
+		for (th = 0; th < n; th++) {
+			sum.val += c->counts[th].val;
+			sum.ena += c->counts[th].ena;
+			sum.run += c->counts[th].run;
+		}
+		if (s->opts->scale && sum.run && sum.run < sum.ena)
+			sum.val = (__u64)((double)sum.val * sum.ena / sum.run);
+		fprintf(out, "%s: %llu %llu %llu\n", c->evsel->name, (unsigned long long)sum.val,
+			(unsigned long long)sum.ena, (unsigned long long)sum.run);
+	}
+}
+
+void session_close(struct stat_session *s)
+{
+	int i;
+
+	if (!s->counters)
+		return;
+	/* Members before leaders: a leader's fd must outlive its group. */
+	for (i = s->evlist->nr - 1; i >= 0; i--)
+		if (s->counters[i].ops)
+			s->counters[i].ops->close(&s->counters[i]);
+}
+
+void session_free(struct stat_session *s)
+{
+	int i;
+
+	session_close(s);
+	if (s->counters)
+		for (i = 0; i < s->evlist->nr; i++)
+			free(s->counters[i].counts);
+	free(s->counters);
+	free(s->supported);
+	free(s->target_desc);
+	target_free(&s->target);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* One counting session: the target, its counters, and their life cycle. */
+#ifndef BPERF_SESSION_H
+#define BPERF_SESSION_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../counters/counter.h"
+#include "options.h"
+#include "target.h"
+
+struct stat_session {
+	const struct stat_options *opts;
+	struct evlist *evlist;
+	struct target target;
+	struct counter *counters;	/* [evlist->nr] */
+	bool *supported;		/* [evlist->nr] */
+	struct open_ctx open_ctx;
+	char *target_desc;		/* the header's "for ..." text */
+};
+
+/*
+ * Builds the target from the options (and the forked workload's pid, or 0).
+ * Returns 0, or the exit code after printing perf's message.
+ */
+int session_init(struct stat_session *s, const struct stat_options *opts,
+		 struct evlist *evlist, pid_t workload_pid);
+/* Opens every counter; unsupported events are marked, fatal errors return 255. */
+int session_open(struct stat_session *s);
+void session_enable(struct stat_session *s);
+void session_disable(struct stat_session *s);
+/* Reads every backend; tool events get the given times (ns). */
+void session_read(struct stat_session *s, __u64 duration_ns, __u64 user_ns, __u64 sys_ns);
+/* -v / -vv: the raw counts, as perf prints them before the table. */
+void session_print_raw(const struct stat_session *s, FILE *out);
+void session_close(struct stat_session *s);
+void session_free(struct stat_session *s);
+
+#endif

@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
+#
+# Helpers for tests/shell/*.sh. Source it with
+#	. "$(dirname "$0")/../lib.sh"
+# A shell test exits 0 to pass, 2 to skip (its last output line saying why), anything else to
+# fail. tests/run.sh sets BPERF, PERF and WORKLOADS; the defaults below let a test run alone from
+# the repo top as well.
+
+REPO_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+: "${BPERF:=$REPO_TOP/bperf}"
+: "${PERF:=/usr/bin/perf}"
+: "${WORKLOADS:=$REPO_TOP/.output/workloads}"
+export BPERF PERF WORKLOADS
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+skip() {
+	echo "$*"
+	exit 2
+}
+
+# assert_eq EXPECTED ACTUAL WHAT
+assert_eq() {
+	[ "$1" = "$2" ] || fail "$3: expected '$1', got '$2'"
+}
+
+require_root() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root"
+}
+
+require_cmd() {
+	command -v "$1" >/dev/null 2>&1 || skip "needs $1"
+}
+
+# Runs a command with address-space randomisation off. The stack's random offset changes how many
+# pages exec and libc start-up touch, so start-up page faults are only exact this way (the static
+# workloads then always take the same number: pagetouch 0 takes 25 on the dev machine).
+norandom() {
+	setarch "$(uname -m)" -R "$@"
+}
+
+# count_fds PID: number of open file descriptors of a process
+count_fds() {
+	local fds=(/proc/"$1"/fd/*)
+
+	[ -e "${fds[0]}" ] || { echo 0; return; }
+	echo "${#fds[@]}"
+}
+
+# Mounts the BPF filesystem on /sys/fs/bpf unless it is there already.
+mount_bpffs() {
+	if ! mountpoint -q /sys/fs/bpf; then
+		mount -t bpf bpf /sys/fs/bpf || fail "cannot mount bpffs on /sys/fs/bpf"
+	fi
+}
+
+# mask_numbers [SEP]: filter comparing the content of perf stat outputs whose numbers differ.
+# Each number (digits, with '.' or ',' between digit groups: 1,234.56 or de_DE 1.234,56) becomes
+# a single N, runs of blanks become one blank and trailing blanks go. With -x SEP output, pass SEP
+# so that a ',' or '.' separator is not taken for a digit group separator.
+mask_numbers() {
+	local joiners='.,'
+
+	case "${1:-}" in
+	,) joiners='.' ;;
+	.) joiners=',' ;;
+	esac
+	sed -E -e "s/[0-9]+([$joiners][0-9]+)*/N/g" -e 's/[[:blank:]]+/ /g' -e 's/ $//'
+}
+
+# column_signature: filter checking the column layout of human perf stat output without the
+# numbers. Each blank-separated token becomes "start:text" when it holds no digit, or "N:end" when
+# it does (counts, metric values and times are right-aligned, so their end column is what the
+# format fixes). Two outputs with equal signatures have every label and every number in the same
+# columns, whatever the values, as long as no value outgrows its field in only one of them.
+column_signature() {
+	awk '{
+		sig = ""; rest = $0; col = 0
+		while (match(rest, /[^[:blank:]]+/)) {
+			tok = substr(rest, RSTART, RLENGTH)
+			start = col + RSTART - 1
+			if (tok ~ /[0-9]/)
+				sig = sig " N:" (start + RLENGTH)
+			else
+				sig = sig " " start ":" tok
+			col = start + RLENGTH
+			rest = substr(rest, RSTART + RLENGTH)
+		}
+		print substr(sig, 2)
+	}'
+}
+
+# compare_stat_outputs EXPECTED_FILE ACTUAL_FILE [SEP]: fails unless both outputs agree once the
+# numbers are masked; human output (no SEP) must also have the same column layout.
+compare_stat_outputs() {
+	local expected=$1 actual=$2 sep=${3:-}
+
+	if ! diff -u <(mask_numbers "$sep" <"$expected") <(mask_numbers "$sep" <"$actual") >&2; then
+		fail "output differs from $expected with numbers masked (- expected, + actual)"
+	fi
+	[ -n "$sep" ] && return 0
+	if ! diff -u <(column_signature <"$expected") <(column_signature <"$actual") >&2; then
+		fail "column layout differs from $expected (- expected, + actual; start:text, N:end)"
+	fi
+}

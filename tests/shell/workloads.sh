@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The test workloads do what the tests rely on, measured with the reference perf; and two perf
+# runs of one command compare equal under compare_stat_outputs.
+. "$(dirname "$0")/../lib.sh"
+
+require_root
+[ -x "$PERF" ] || skip "needs $PERF"
+[ -x "$WORKLOADS/pagetouch" ] || fail "workloads not built: run make"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+faults() {
+	norandom "$PERF" stat -x, -e page-faults "$@" 2>&1 >/dev/null | cut -d, -f1
+}
+
+base=$(faults "$WORKLOADS/pagetouch" 0)
+for run in 1 2 3; do
+	assert_eq "$base" "$(faults "$WORKLOADS/pagetouch" 0)" "pagetouch 0 faults, run $run"
+	assert_eq $((base + 1000)) "$(faults "$WORKLOADS/pagetouch" 1000)" \
+		"pagetouch 1000 faults, run $run"
+done
+
+switches=$("$PERF" stat -x, -e context-switches "$WORKLOADS/pingpong" 500 2>&1 | cut -d, -f1)
+# about 2 per round trip, fewer when a partner is woken before it blocks
+if [ "$switches" -lt 250 ] || [ "$switches" -gt 1100 ]; then
+	fail "pingpong 500: expected 250..1100 context switches, got $switches"
+fi
+
+ms=$("$PERF" stat -x, -e task-clock "$WORKLOADS/spin" 100 2>&1 | cut -d, -f1)
+awk -v ms="$ms" 'BEGIN { exit !(ms >= 100 && ms < 200) }' ||
+	fail "spin 100: expected 100..200 msec of task-clock, got $ms"
+
+events=task-clock,page-faults,context-switches,cycles
+"$PERF" stat -e $events "$WORKLOADS/pingpong" 100 2>"$tmp/a"
+"$PERF" stat -e $events "$WORKLOADS/pingpong" 200 2>"$tmp/b"
+sed -i 's/pingpong 200/pingpong 100/' "$tmp/b"
+compare_stat_outputs "$tmp/a" "$tmp/b"
+"$PERF" stat -x, -e $events "$WORKLOADS/pagetouch" 10 2>"$tmp/a"
+"$PERF" stat -x, -e $events "$WORKLOADS/pagetouch" 20000 2>"$tmp/b"
+compare_stat_outputs "$tmp/a" "$tmp/b" ,
+
+# a left-aligned count must not pass the column check
+"$PERF" stat -e task-clock "$WORKLOADS/sleeper" 1 2>"$tmp/a"
+sed -E 's/^( +)([0-9][0-9.,]*) /\2\1 /' "$tmp/a" >"$tmp/b"
+if (compare_stat_outputs "$tmp/a" "$tmp/b") 2>/dev/null; then
+	fail "compare_stat_outputs: expected a left-aligned count to differ, it matched"
+fi
+exit 0

@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Installs what bperf needs to build and test on Debian 12: missing packages through apt-get and
+# the en_US.UTF-8 / de_DE.UTF-8 locales the output tests use. Idempotent, and quick when all is
+# present: apt-get runs only if a package is missing.
+set -euo pipefail
+
+PACKAGES=(
+	clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config make gcc libc6-dev
+	linux-perf locales
+)
+LOCALES=(en_US.UTF-8 de_DE.UTF-8)
+
+as_root() {
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "install-deps: $1 needs root; run 'make deps' as root" >&2
+		exit 1
+	fi
+}
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+		missing+=("$pkg")
+	fi
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+	as_root "installing ${missing[*]}"
+	echo "install-deps: installing ${missing[*]}"
+	apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+# `locale -a` spells them en_US.utf8
+have_locale() {
+	local want
+	want=$(echo "$1" | tr '[:upper:]' '[:lower:]' | sed 's/utf-8/utf8/')
+	locale -a 2>/dev/null | tr '[:upper:]' '[:lower:]' | grep -qx "$want"
+}
+
+missing_locales=()
+for loc in "${LOCALES[@]}"; do
+	have_locale "$loc" || missing_locales+=("$loc")
+done
+
+if [ ${#missing_locales[@]} -gt 0 ]; then
+	as_root "generating locales ${missing_locales[*]}"
+	for loc in "${missing_locales[@]}"; do
+		line="$loc UTF-8"
+		if grep -q "^# *$line" /etc/locale.gen; then
+			sed -i "s/^# *$line/$line/" /etc/locale.gen
+		elif ! grep -q "^$line" /etc/locale.gen; then
+			echo "$line" >> /etc/locale.gen
+		fi
+	done
+	locale-gen
+fi
