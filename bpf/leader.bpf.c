@@ -1,16 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Shared-counter leader: at each context switch, measure how much this CPU's perf event advanced
- * since the previous switch on this CPU. Consumers read diff_readings right after this program
- * runs (or run it on demand with BPF_PROG_TEST_RUN + BPF_F_TEST_RUN_ON_CPU to flush a partial
- * slice). See leader.h for the map layout.
+ * Shared-counter leader. See leader.h for the maps. Everything here runs on one CPU with
+ * preemption off: per-CPU maps need no locking, and the session table is only read.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
 
 #include "leader.h"
 
-/* max_entries is set by user space (number of possible CPUs) before load */
+/* Set by user space before load. */
+const volatile __u32 nr_members = 1;
+const volatile __u32 nr_cpus = 1;
+/*
+ * The context-switches event is incremented after the sched_switch tracepoint, for the task
+ * switched out: its slice belongs to the task switched out the time before.
+ */
+const volatile bool credit_previous_owner;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
 	__uint(key_size, sizeof(__u32));
@@ -22,7 +30,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, sizeof(struct bpf_perf_event_value));
-	__uint(max_entries, 1);
+	__uint(max_entries, LEADER_MAX_MEMBERS);
 } prev_readings SEC(".maps");
 
 struct {
@@ -32,27 +40,386 @@ struct {
 	__uint(max_entries, 1);
 } diff_readings SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct leader_session));
+	__uint(max_entries, LEADER_MAX_SESSIONS);
+} sessions SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct bpf_perf_event_value));
+	__uint(max_entries, LEADER_MAX_SESSIONS * LEADER_MAX_MEMBERS);
+} accum SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(key_size, sizeof(struct leader_filter_key));
+	__uint(value_size, sizeof(struct leader_filter_value));
+	__uint(max_entries, LEADER_FILTER_ENTRIES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+} filter SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct leader_state));
+	__uint(max_entries, 1);
+} leader_state SEC(".maps");
+
+/* The owner of the pending context-switch slice on each CPU (credit_previous_owner). */
+struct owner {
+	__u32 tid;
+	__u32 tgid;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct owner));
+	__uint(max_entries, 1);
+} last_owner SEC(".maps");
+
+/* One slice of every member, and whom it belongs to, handed to the per-session loop. */
+struct slice {
+	struct bpf_perf_event_value delta[LEADER_MAX_MEMBERS];
+	__u32 cpu;
+	__u32 tid;
+	__u32 tgid;
+	__u32 nr_slots;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct slice));
+	__uint(max_entries, 1);
+} slice_buf SEC(".maps");
+
+static bool id_in_filter(__u32 slot, __u32 id, bool *exited)
+{
+	struct leader_filter_key key = { .slot = slot, .id = id };
+	struct leader_filter_value *val;
+
+	val = bpf_map_lookup_elem(&filter, &key);
+	if (!val)
+		return false;
+	*exited = val->exited;
+	return true;
+}
+
+static bool slice_is_for(struct leader_session *s, __u32 slot, struct slice *sl, bool *exited)
+{
+	__u32 word = sl->cpu / 64;
+
+	*exited = false;
+	switch (s->filter) {
+	case FILTER_GLOBAL:
+		return true;
+	case FILTER_CPU:
+		if (word >= LEADER_MAX_CPUS / 64)
+			return false;
+		return s->cpus[word] & (1ull << (sl->cpu % 64));
+	case FILTER_TID:
+		return sl->tid && id_in_filter(slot, sl->tid, exited);
+	case FILTER_TGID:
+		return sl->tgid && id_in_filter(slot, sl->tgid, exited);
+	}
+	return false;
+}
+
+/* bpf_loop wants its context on the stack: it carries the per-CPU slice. */
+struct credit_ctx {
+	struct slice *sl;
+};
+
+static long credit_session(__u32 slot, void *ctx)
+{
+	struct slice *sl = ((struct credit_ctx *)ctx)->sl;
+	struct leader_session *s;
+	bool exited;
+	__u32 m;
+
+	if (slot >= sl->nr_slots)
+		return 1;
+	s = bpf_map_lookup_elem(&sessions, &slot);
+	if (!s || s->state != SLOT_ACTIVE || !s->enabled)
+		return 0;
+	if (!slice_is_for(s, slot, sl, &exited))
+		return 0;
+	for (m = 0; m < LEADER_MAX_MEMBERS && m < nr_members; m++) {
+		__u32 key = slot * LEADER_MAX_MEMBERS + m;
+		struct bpf_perf_event_value *acc = bpf_map_lookup_elem(&accum, &key);
+
+		if (!acc)
+			continue;
+		acc->counter += sl->delta[m].counter;
+		acc->enabled += sl->delta[m].enabled;
+		acc->running += sl->delta[m].running;
+	}
+	/* With credit_previous_owner an exited task is forgotten at its own last switch. */
+	if (exited && !credit_previous_owner) {
+		struct leader_filter_key key = {
+			.slot = slot,
+			.id = s->filter == FILTER_TID ? sl->tid : sl->tgid,
+		};
+
+		bpf_map_delete_elem(&filter, &key);
+	}
+	return 0;
+}
+
+/*
+ * A task's final switch comes after perf stops counting it (perf_event_exit_task), so with
+ * credit_previous_owner the increment that switch makes is not the task's: forget the task
+ * as it switches out for the last time.
+ */
+struct forget_ctx {
+	__u32 tid;
+	__u32 tgid;
+	__u32 nr_slots;
+};
+
+static long forget_exited(__u32 slot, void *ctx)
+{
+	struct forget_ctx *fc = ctx;
+	struct leader_filter_key key = { .slot = slot };
+	struct leader_filter_value *val;
+	struct leader_session *s;
+
+	if (slot >= fc->nr_slots)
+		return 1;
+	s = bpf_map_lookup_elem(&sessions, &slot);
+	if (!s || s->state != SLOT_ACTIVE)
+		return 0;
+	key.id = s->filter == FILTER_TID ? fc->tid : fc->tgid;
+	val = bpf_map_lookup_elem(&filter, &key);
+	if (val && val->exited)
+		bpf_map_delete_elem(&filter, &key);
+	return 0;
+}
+
+/*
+ * Reads every member on this CPU and credits the slice since the last reading to the sessions
+ * that count (tid, tgid). at_switch: called at a real switch (the task is being switched out),
+ * rather than to bring the counts up to date before a read.
+ */
+static int account(__u32 tid, __u32 tgid, bool at_switch)
+{
+	__u32 zero = 0, m, cpu = bpf_get_smp_processor_id();
+	struct leader_state *st;
+	struct slice *sl;
+
+	sl = bpf_map_lookup_elem(&slice_buf, &zero);
+	st = bpf_map_lookup_elem(&leader_state, &zero);
+	if (!sl || !st)
+		return 0;
+	for (m = 0; m < LEADER_MAX_MEMBERS && m < nr_members; m++) {
+		struct bpf_perf_event_value val, *prev;
+		__u32 key = m;
+
+		prev = bpf_map_lookup_elem(&prev_readings, &key);
+		if (!prev)
+			return 0;
+		if (bpf_perf_event_read_value(&events, m * nr_cpus + cpu, &val, sizeof(val))) {
+			__builtin_memset(&sl->delta[m], 0, sizeof(sl->delta[m]));
+			continue;
+		}
+		sl->delta[m].counter = val.counter - prev->counter;
+		sl->delta[m].enabled = val.enabled - prev->enabled;
+		sl->delta[m].running = val.running - prev->running;
+		*prev = val;
+	}
+	{
+		struct bpf_perf_event_value *diff = bpf_map_lookup_elem(&diff_readings, &zero);
+
+		if (diff)
+			*diff = sl->delta[0];
+	}
+	sl->cpu = cpu;
+	sl->tid = tid;
+	sl->tgid = tgid;
+	if (credit_previous_owner) {
+		struct owner *last = bpf_map_lookup_elem(&last_owner, &zero);
+
+		if (!last)
+			return 0;
+		sl->tid = last->tid;
+		sl->tgid = last->tgid;
+		/* A read consumes the pending increment; a switch makes a new one. */
+		last->tid = at_switch ? tid : 0;
+		last->tgid = at_switch ? tgid : 0;
+	}
+	sl->nr_slots = st->nr_slots;
+	if (sl->nr_slots > LEADER_MAX_SESSIONS)
+		sl->nr_slots = LEADER_MAX_SESSIONS;
+	{
+		struct credit_ctx cc = { .sl = sl };
+
+		bpf_loop(sl->nr_slots, credit_session, &cc, 0);
+	}
+	if (credit_previous_owner && at_switch) {
+		struct forget_ctx fc = { .tid = tid, .tgid = tgid, .nr_slots = sl->nr_slots };
+
+		bpf_loop(sl->nr_slots, forget_exited, &fc, 0);
+	}
+	return 0;
+}
+
+/*
+ * At a switch args[1] is the task going out. User space runs this program with
+ * BPF_PROG_TEST_RUN on each CPU before reading, with zeroed args: then the slice so far belongs
+ * to whatever runs on that CPU now.
+ */
 SEC("raw_tp/sched_switch")
 int on_switch(struct bpf_raw_tracepoint_args *ctx)
 {
-	struct bpf_perf_event_value val, *prev, *diff;
-	__u32 key = LEADER_READING_KEY;
-	__u32 cpu = bpf_get_smp_processor_id();
+	struct task_struct *task = (struct task_struct *)ctx->args[1];
+	bool at_switch = task != NULL;
 
-	prev = bpf_map_lookup_elem(&prev_readings, &key);
-	diff = bpf_map_lookup_elem(&diff_readings, &key);
-	if (!prev || !diff)
+	if (!task)
+		task = (struct task_struct *)bpf_get_current_task();
+	return account(BPF_CORE_READ(task, pid), BPF_CORE_READ(task, tgid), at_switch);
+}
+
+/* Sessions waiting for their workload's exec start here, where perf's enable_on_exec would. */
+struct exec_ctx {
+	__u32 tgid;
+	__u32 nr_slots;
+	bool flushed;
+	__u32 tid;
+};
+
+static long start_on_exec(__u32 slot, void *ctx)
+{
+	struct exec_ctx *ec = ctx;
+	struct leader_session *s;
+
+	if (slot >= ec->nr_slots)
+		return 1;
+	s = bpf_map_lookup_elem(&sessions, &slot);
+	if (!s || s->state != SLOT_ACTIVE || s->exec_tgid != ec->tgid)
 		return 0;
-
-	/* on failure (no event installed for this CPU yet) keep the old readings untouched */
-	if (bpf_perf_event_read_value(&events, cpu, &val, sizeof(val)))
-		return 0;
-
-	diff->counter = val.counter - prev->counter;
-	diff->enabled = val.enabled - prev->enabled;
-	diff->running = val.running - prev->running;
-	*prev = val;
+	if (!ec->flushed) {
+		/* What ran before the exec belongs to the sessions already counting. */
+		account(ec->tid, ec->tgid, false);
+		ec->flushed = true;
+	}
+	s->exec_tgid = 0;
+	s->enabled = 1;
 	return 0;
+}
+
+SEC("tp_btf/task_rename")
+int BPF_PROG(on_exec, struct task_struct *task, const char *comm)
+{
+	struct task_struct *cur = bpf_get_current_task_btf();
+	struct exec_ctx ec = { 0 };
+	struct leader_state *st;
+	__u32 zero = 0;
+
+	if (task != cur)
+		return 0;
+	st = bpf_map_lookup_elem(&leader_state, &zero);
+	if (!st)
+		return 0;
+	ec.tgid = cur->tgid;
+	ec.tid = cur->pid;
+	ec.nr_slots = st->nr_slots < LEADER_MAX_SESSIONS ? st->nr_slots : LEADER_MAX_SESSIONS;
+	bpf_loop(ec.nr_slots, start_on_exec, &ec, 0);
+	return 0;
+}
+
+struct task_ctx {
+	__u32 parent_tid;
+	__u32 parent_tgid;
+	__u32 tid;
+	__u32 tgid;
+	__u32 nr_slots;
+	bool exiting;
+};
+
+static long follow_task(__u32 slot, void *ctx)
+{
+	struct leader_filter_value val = { 0 };
+	struct leader_filter_key key = { .slot = slot };
+	struct task_ctx *tc = ctx;
+	struct leader_session *s;
+	struct leader_filter_value *cur;
+
+	if (slot >= tc->nr_slots)
+		return 1;
+	s = bpf_map_lookup_elem(&sessions, &slot);
+	if (!s || s->state != SLOT_ACTIVE)
+		return 0;
+	if (tc->exiting) {
+		/* A thread of a counted process exiting does not end the process. */
+		if (s->filter == FILTER_TGID && tc->tid != tc->tgid)
+			return 0;
+		key.id = s->filter == FILTER_TID ? tc->tid : tc->tgid;
+		cur = bpf_map_lookup_elem(&filter, &key);
+		if (cur)
+			cur->exited = 1;
+		return 0;
+	}
+	if (!s->inherit)
+		return 0;
+	if (s->filter == FILTER_TID) {
+		key.id = tc->parent_tid;
+		if (!bpf_map_lookup_elem(&filter, &key))
+			return 0;
+		key.id = tc->tid;
+	} else if (s->filter == FILTER_TGID && tc->tgid != tc->parent_tgid) {
+		key.id = tc->parent_tgid;
+		if (!bpf_map_lookup_elem(&filter, &key))
+			return 0;
+		key.id = tc->tgid;
+	} else {
+		return 0;
+	}
+	bpf_map_update_elem(&filter, &key, &val, BPF_NOEXIST);
+	return 0;
+}
+
+static int walk_sessions(struct task_ctx *tc)
+{
+	struct leader_state *st;
+	__u32 zero = 0;
+
+	st = bpf_map_lookup_elem(&leader_state, &zero);
+	if (!st)
+		return 0;
+	tc->nr_slots = st->nr_slots < LEADER_MAX_SESSIONS ? st->nr_slots : LEADER_MAX_SESSIONS;
+	bpf_loop(tc->nr_slots, follow_task, tc, 0);
+	return 0;
+}
+
+SEC("tp_btf/task_newtask")
+int BPF_PROG(on_newtask, struct task_struct *task, __u64 clone_flags)
+{
+	struct task_struct *parent = bpf_get_current_task_btf();
+	struct task_ctx tc = {
+		.parent_tid = parent->pid,
+		.parent_tgid = parent->tgid,
+		.tid = task->pid,
+		.tgid = task->tgid,
+	};
+
+	return walk_sessions(&tc);
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(on_exit, struct task_struct *task)
+{
+	struct task_ctx tc = {
+		.tid = task->pid,
+		.tgid = task->tgid,
+		.exiting = true,
+	};
+
+	return walk_sessions(&tc);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

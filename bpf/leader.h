@@ -1,30 +1,84 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Types and names shared by the shared-counter leader (leader.bpf.c) and its user-space loader.
+ * Types and names shared by the shared-counter leader (leader.bpf.c) and user space.
  *
- * The leader runs at every sched_switch on every CPU. It reads this CPU's perf event from the
- * `events` array (key: CPU number, value: perf event fd, filled by user space) and stores the
- * change since its previous run on this CPU in `diff_readings`, so that consumers can credit that
- * slice to the task being switched out.
+ * One leader counts one event (or one event group) on every CPU. At each sched_switch it reads
+ * this CPU's counters, works out how far they moved since its last run on this CPU, and adds that
+ * slice to every registered session whose target the slice belongs to. For upstream perf's
+ * followers it also leaves the slice of the first event in diff_readings, as perf's own leader
+ * does.
  *
- * Map layout:
- *   events         PERF_EVENT_ARRAY, key u32 cpu, value int fd, max_entries = possible CPUs
- *                  (set by user space before load), BPF_F_PRESERVE_ELEMS
- *   prev_readings  PERCPU_ARRAY, 1 entry (LEADER_READING_KEY), struct bpf_perf_event_value
- *   diff_readings  PERCPU_ARRAY, 1 entry (LEADER_READING_KEY), struct bpf_perf_event_value
- *
- * struct bpf_perf_event_value comes from <linux/bpf.h> in user space and from vmlinux.h in BPF.
+ * Maps (names as in the object, user space finds them by name through the program's map ids):
+ *   events         PERF_EVENT_ARRAY, key member * nr_cpus + cpu, value perf event fd,
+ *                  BPF_F_PRESERVE_ELEMS (the fds outlive the process that installed them)
+ *   prev_readings  PERCPU_ARRAY[LEADER_MAX_MEMBERS] of struct bpf_perf_event_value
+ *   diff_readings  PERCPU_ARRAY[1]: the first member's last slice (perf's follower reads it)
+ *   sessions       ARRAY[LEADER_MAX_SESSIONS] of struct leader_session
+ *   accum          PERCPU_ARRAY[LEADER_MAX_SESSIONS * LEADER_MAX_MEMBERS]: per-session sums
+ *   filter         HASH struct leader_filter_key -> struct leader_filter_value (-p/-t/workload)
+ *   leader_state   ARRAY[1] of struct leader_state (slot watermark, ids of the helper links)
  */
 #ifndef BPERF_BPF_LEADER_H
 #define BPERF_BPF_LEADER_H
 
-/* the only key of the per-CPU reading arrays */
 #define LEADER_READING_KEY 0
+#define LEADER_MAX_SESSIONS 128
+#define LEADER_MAX_MEMBERS 8
+#define LEADER_MAX_CPUS 1024
+#define LEADER_FILTER_ENTRIES 65536
 
-/* names as they appear in the object file, for code that does not use the skeleton */
 #define LEADER_PROG_NAME "on_switch"
-#define LEADER_EVENTS_MAP "events"
-#define LEADER_PREV_MAP "prev_readings"
+#define LEADER_SESSIONS_MAP "sessions"
+#define LEADER_ACCUM_MAP "accum"
+#define LEADER_FILTER_MAP "filter"
+#define LEADER_STATE_MAP "leader_state"
 #define LEADER_DIFF_MAP "diff_readings"
+
+/* Bumped whenever the maps' layout changes: a leader of another version is not shared. */
+#define LEADER_ABI_VERSION 1
+
+enum leader_slot_state {
+	SLOT_FREE = 0,
+	SLOT_ACTIVE = 1,
+};
+
+enum leader_filter_type {
+	FILTER_GLOBAL = 1, /* -a: every task on every CPU */
+	FILTER_CPU = 2,	   /* -C: every task on the listed CPUs */
+	FILTER_TID = 3,	   /* -t: the listed threads */
+	FILTER_TGID = 4,   /* -p and the workload: the listed processes */
+};
+
+struct leader_session {
+	__u32 state;	   /* enum leader_slot_state */
+	__u32 filter;	   /* enum leader_filter_type */
+	__u32 enabled;	   /* counting now (enable/disable, -D) */
+	__u32 inherit;	   /* follow children (not -i) */
+	__u32 exec_tgid;   /* non-zero: start counting when this process execs */
+	__u32 owner_pid;   /* the session's process, for liveness checks */
+	__u64 owner_start; /* its start time (/proc stat field 22), against pid reuse */
+	__u64 cpus[LEADER_MAX_CPUS / 64];
+};
+
+struct leader_filter_key {
+	__u32 slot;
+	__u32 id; /* tid or tgid */
+};
+
+struct leader_filter_value {
+	__u32 exited; /* credit the last slice, then forget the id */
+	__u32 pad;
+};
+
+struct leader_state {
+	__u32 abi_version;
+	__u32 nr_slots;	   /* slots in use are below this: the loop bound */
+	__u32 nr_members;
+	__u32 nr_cpus;
+	__u32 exec_link_id;	/* the helper programs' links, so every session can hold them */
+	__u32 newtask_link_id;
+	__u32 exit_link_id;
+	__u32 pad;
+};
 
 #endif

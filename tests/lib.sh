@@ -94,16 +94,33 @@ column_signature() {
 	}'
 }
 
-# compare_stat_outputs EXPECTED_FILE ACTUAL_FILE [SEP]: fails unless both outputs agree once the
-# numbers are masked; human output (no SEP) must also have the same column layout.
+# normalize_value_shapes: filter for the parts of perf stat output whose shape follows the
+# values rather than the format, applied before mask_numbers and column_signature:
+# - a rate's K/M/G prefix goes ("168.357 K/sec  " becomes "168.357 /sec   ", like "0.000 /sec");
+# - a -r noise "( +-  6.03% )" becomes the same-width "( +- NOISE% )";
+# - the -r footer's standard deviation (its precision follows its size, which moves the rest of
+#   the line) becomes SD.
+normalize_value_shapes() {
+	sed -E -e 's/([0-9] )[KMG]\/sec /\1\/sec  /g' \
+		-e 's/(^|[^[:alnum:]])[KMG]\/sec/\1\/sec/g' \
+		-e 's/\( \+-[ 0-9.,]+% \)/( +- NOISE% )/g' \
+		-e 's/\+- [0-9.,]+ seconds time elapsed/+- SD seconds time elapsed/'
+}
+
+# compare_stat_outputs EXPECTED_FILE ACTUAL_FILE [SEP|nocolumns]: fails unless both outputs agree
+# once the numbers are masked (after normalize_value_shapes); human output (no SEP) must also have
+# the same column layout. nocolumns skips the column check, for JSON or other unaligned text.
 compare_stat_outputs() {
 	local expected=$1 actual=$2 sep=${3:-}
 
-	if ! diff -u <(mask_numbers "$sep" <"$expected") <(mask_numbers "$sep" <"$actual") >&2; then
+	[ "$sep" = nocolumns ] && sep=-
+	if ! diff -u <(normalize_value_shapes <"$expected" | mask_numbers "$sep") \
+		<(normalize_value_shapes <"$actual" | mask_numbers "$sep") >&2; then
 		fail "output differs from $expected with numbers masked (- expected, + actual)"
 	fi
 	[ -n "$sep" ] && return 0
-	if ! diff -u <(column_signature <"$expected") <(column_signature <"$actual") >&2; then
+	if ! diff -u <(normalize_value_shapes <"$expected" | column_signature) \
+		<(normalize_value_shapes <"$actual" | column_signature) >&2; then
 		fail "column layout differs from $expected (- expected, + actual; start:text, N:end)"
 	fi
 }

@@ -32,6 +32,7 @@ struct open_ctx {
 	bool no_exclude_guest;	/* ... exclude_guest / exclude_host */
 	bool no_sample_id_all;	/* ... sample_id_all */
 	bool ignore_missing_thread; /* -p: a thread that exited before its open is skipped */
+	const char *bpf_attr_map;   /* shared counters: the pinned attr map's path */
 };
 
 struct counter_ops {
@@ -54,6 +55,7 @@ struct counter {
 	int nr_threads;
 	struct raw_count *counts; /* [cpu_idx * nr_threads + thread_idx] */
 	bool supported;		 /* false once the kernel refused the event */
+	bool read_failed;	 /* the last read failed: printed as <not counted> */
 	int open_err;		 /* -errno of the refusal */
 };
 
@@ -63,6 +65,7 @@ static inline struct raw_count *counter_count(struct counter *c, int cpu_idx, in
 }
 
 extern const struct counter_ops direct_counter_ops;
+extern const struct counter_ops shared_counter_ops;
 
 /* The backend's fd for (cpu, thread), for group members; -1 if none. */
 int direct_counter_fd(const struct counter *c, int cpu_idx, int thread_idx);

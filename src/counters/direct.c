@@ -204,6 +204,13 @@ static int read_one(const struct counter *c, int fd, __u64 id, struct raw_count 
 		return 0;
 	}
 	nr = buf[0];
+	/*
+	 * perf reads a group with a buffer sized for every member it put in
+	 * it; when one could not be opened the kernel's smaller answer makes
+	 * the read fail, and the whole group is <not counted>. Do the same.
+	 */
+	if (nr != (__u64)c->leader->evsel->nr_members)
+		return -ENOSPC;
 	pos = 1;
 	out->ena = fmt & PERF_FORMAT_TOTAL_TIME_ENABLED ? buf[pos++] : 0;
 	out->run = fmt & PERF_FORMAT_TOTAL_TIME_RUNNING ? buf[pos++] : 0;
@@ -223,11 +230,14 @@ static int direct_read(struct counter *c)
 
 	if (!p)
 		return 0;
+	c->read_failed = false;
 	for (i = 0; i < n; i++) {
 		if (p->fds[i] < 0)
 			continue;
-		if (read_one(c, p->fds[i], p->ids[i], &c->counts[i]))
+		if (read_one(c, p->fds[i], p->ids[i], &c->counts[i])) {
 			memset(&c->counts[i], 0, sizeof(c->counts[i]));
+			c->read_failed = true;
+		}
 	}
 	return 0;
 }

@@ -20,6 +20,11 @@ enum tool_event {
 
 struct evsel {
 	struct perf_event_attr attr;
+	/*
+	 * The attr as parsed, before the stat-time settings: upstream perf keys
+	 * its shared-counter leaders by this, so bperf must too.
+	 */
+	struct perf_event_attr parsed_attr;
 	char *name;	     /* the name perf prints (modifiers kept, name= applied) */
 	char *pmu_name;	     /* sysfs PMU ("cpu", "software", "msr", "tracepoint", ...) */
 	const char *unit;    /* "msec", "ns", a sysfs .unit, or "" */

@@ -34,6 +34,17 @@ struct scanner {
 	struct tok_list *out;
 };
 
+/*
+ * flex echoes a character that fits no rule (an unbalanced '{') to stdout
+ * and perf then counts the rest as a plain list. bperf keeps stdout clean
+ * and remembers the first such character so the parser can reject it.
+ */
+static void note_stray(struct scanner *sc, int pos)
+{
+	if (sc->out->stray < 0)
+		sc->out->stray = pos;
+}
+
 struct literal {
 	const char *text;
 	int type;
@@ -455,7 +466,7 @@ static bool scan_event_state(struct scanner *sc)
 	if (!m.len) {
 		/* flex's default rule echoes the character */
 		user_action(sc, 1);
-		putchar(s[p]);
+		note_stray(sc, p);
 		sc->pos++;
 		return false;
 	}
@@ -502,7 +513,7 @@ static bool scan_mem_state(struct scanner *sc)
 	if (!m.len) {
 		user_action(sc, 1);
 		if (s[p] == '\n') {
-			putchar('\n');
+			note_stray(sc, p);
 			sc->pos++;
 			return false;
 		}
@@ -539,7 +550,7 @@ static bool scan_array_state(struct scanner *sc)
 		consider(&m, 3, 5, T_ARRAY_RANGE, 0);
 	if (!m.len) {
 		user_action(sc, 1);
-		putchar(s[p]);
+		note_stray(sc, p);
 		sc->pos++;
 		return false;
 	}
@@ -670,6 +681,7 @@ void lex_events(const char *str, bool terms_only, alias_class_fn classify, void 
 
 	out->toks = NULL;
 	out->nr = 0;
+	out->stray = -1;
 	while (!done) {
 		switch (sc.state) {
 		case ST_EVENT:

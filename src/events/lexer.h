@@ -51,12 +51,14 @@ typedef int (*alias_class_fn)(const char *name, void *priv);
 struct tok_list {
 	struct tok *toks;
 	int nr;
+	int stray;	/* offset of the first character no rule matched, -1 if none */
 };
 
 /*
  * Scans str starting in the "event" state (terms_only: the "config" state,
- * for sysfs alias values). Characters flex echoes (a '{' or '}' that fits no
- * rule) are written to stdout, as perf does.
+ * for sysfs alias values). Characters that fit no rule (an unbalanced '{' or
+ * '}', which perf's flex scanner echoes to stdout) are skipped and the first
+ * one's offset is kept in out->stray.
  */
 void lex_events(const char *str, bool terms_only, alias_class_fn classify, void *priv,
 		struct tok_list *out);

@@ -481,6 +481,11 @@ int parse_event_string(struct parse_state *st, const char *str)
 	int ret = 0;
 
 	lex_events(str, false, pmu_alias_token_class, st->pmus, &p.toks);
+	if (p.toks.stray >= 0) {
+		parse_error_add(st->err, p.toks.stray, xstrdup("unbalanced group brace"), NULL);
+		tok_list_free(&p.toks);
+		return -EINVAL;
+	}
 	for (;;) {
 		bool group = cur(&p)->type == '{' ||
 			     (cur(&p)->type == T_NAME && peek(&p, 1)->type == '{');

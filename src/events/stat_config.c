@@ -6,6 +6,7 @@ void evsel_config_for_stat(struct evsel *evsel, const struct stat_attr_opts *opt
 {
 	struct perf_event_attr *attr = &evsel->attr;
 
+	evsel->parsed_attr = *attr;
 	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	if (evsel->in_group)
 		attr->read_format |= PERF_FORMAT_ID | PERF_FORMAT_GROUP;

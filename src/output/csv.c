@@ -120,7 +120,7 @@ void csv_print_line(const struct counter_line *cl)
 	fprintf(out, "%s%s%s", event_unit(cl->evsel), sep, cl->evsel->name);
 
 	if (cl->res->run_count > 1)
-		fprintf(out, "%s%.2f%%", sep, v->noise_pct);
+		fprintf(out, "%s%.2f%%", sep, line_noise_pct(cl));
 	if (v->run != v->ena && v->ena)
 		enabled_pct = (double)(100 * v->run / v->ena);
 	fprintf(out, "%s%" PRIu64 "%s%.2f", sep, (uint64_t)v->run, sep, enabled_pct);

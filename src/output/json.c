@@ -73,7 +73,7 @@ void json_print_line(const struct counter_line *cl)
 	fprintf(out, "\"event\" : \"%s\", ", cl->evsel->name);
 
 	if (cl->res->run_count > 1)
-		fprintf(out, "\"variance\" : %.2f, ", v->noise_pct);
+		fprintf(out, "\"variance\" : %.2f, ", line_noise_pct(cl));
 	/* perf computes the percentage in integer arithmetic */
 	if (v->run != v->ena && v->ena)
 		enabled_pct = (double)(100 * v->run / v->ena);

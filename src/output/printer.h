@@ -43,6 +43,15 @@ static inline bool has_fractional_scale(const struct evsel *evsel)
 	return floor(evsel->scale) != evsel->scale;
 }
 
+/*
+ * The -r noise of a line: perf keeps run-to-run statistics only for global
+ * aggregation, so -A and --per-* lines always show a noise of 0.
+ */
+static inline double line_noise_pct(const struct counter_line *cl)
+{
+	return cl->res->aggr_mode == AGGR_GLOBAL ? cl->val->noise_pct : 0.0;
+}
+
 void std_print_line(const struct counter_line *cl);
 void csv_print_line(const struct counter_line *cl);
 void json_print_line(const struct counter_line *cl);

@@ -116,8 +116,8 @@ void std_print_line(const struct counter_line *cl)
 		fprintf(out, "%-*s", METRIC_LEN, "");
 	}
 
-	if (cl->res->run_count > 1 && v->noise_pct)
-		fprintf(out, "  ( +-%6.2f%% )", v->noise_pct);
+	if (cl->res->run_count > 1 && line_noise_pct(cl))
+		fprintf(out, "  ( +-%6.2f%% )", line_noise_pct(cl));
 	if (v->run != v->ena)
 		fprintf(out, "  (%.2f%%)", 100.0 * v->run / v->ena);
 	fputc('\n', out);

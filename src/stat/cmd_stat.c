@@ -80,6 +80,13 @@ static int open_output(struct stat_run *r)
 		}
 		r->close_out = true;
 	}
+	/* --quiet: no counts at all (r->out.out stays NULL), but a bad --log-fd still fails */
+	if (o->quiet) {
+		if (r->close_out)
+			fclose(f);
+		r->close_out = false;
+		return 0;
+	}
 	r->out.out = f;
 	r->out.format = o->json ? OUTPUT_JSON : o->csv_sep ? OUTPUT_CSV : OUTPUT_STD;
 	r->out.csv_sep = o->csv_sep ? o->csv_sep : " ";
@@ -304,6 +311,18 @@ static int run_once(struct stat_run *r, int run_idx)
 		workload_start(&r->workload);
 	if (!(s->target.forked && !o->delay_ms))
 		session_enable(s);
+	/* -I prints before collect_run(): the aggregates must exist by then. */
+	if (!r->aggr)
+		r->nr_aggr = aggr_ids_build(o->aggr_mode, &s->target, &r->aggr);
+	if (o->interval_ms)
+		save_prev(r);
+	wait_for_end(r, t0);
+	t1 = now_ns();
+	/*
+	 * Like perf, learn whether exec worked only once the workload is gone:
+	 * blocking on it earlier wakes bperf right at the exec, which preempts
+	 * the workload and adds a context switch to its counts.
+	 */
 	if (r->have_workload) {
 		err = workload_exec_result(&r->workload);
 		if (err) {
@@ -312,10 +331,6 @@ static int run_once(struct stat_run *r, int run_idx)
 			return EXIT_FATAL;
 		}
 	}
-	if (o->interval_ms)
-		save_prev(r);
-	wait_for_end(r, t0);
-	t1 = now_ns();
 	session_disable(s);
 	if (r->have_workload) {
 		workload_kill(&r->workload, SIGTERM);

@@ -127,6 +127,9 @@ static struct base_stat base_stat(const struct stat_result *res, int aggr,
 			continue;
 		if (base_of(evsel) != kind)
 			continue;
+		/* a <not counted> base (e.g. a group whose read failed) feeds no metric */
+		if (!result_value(res, i, aggr)->run || !result_value(res, i, aggr)->ena)
+			continue;
 		if (kind != BASE_NSECS && event_context(evsel) != ctx)
 			continue;
 		count = shadow_count(res, i, aggr);

@@ -17,6 +17,7 @@ static int parse_event_option(const struct option *opt, const char *arg, bool un
 static int parse_big_num(const struct option *opt, const char *arg, bool unset);
 static int parse_no_aggr(const struct option *opt, const char *arg, bool unset);
 static int parse_per_thread(const struct option *opt, const char *arg, bool unset);
+static int parse_all_space(const struct option *opt, const char *arg, bool unset);
 
 /* Built per call: the table's value pointers point into this session's options. */
 static void build_option_table(struct option *t, struct stat_options *o)
@@ -25,7 +26,7 @@ static void build_option_table(struct option *t, struct stat_options *o)
 		{ OPT_BOOLEAN, 'a', "all-cpus", &o->system_wide, NULL,
 		  "count on every CPU (system-wide)" },
 		{ OPT_CALLBACK, 'A', "no-aggr", NULL, NULL, "one line per CPU, no aggregation",
-		  OPTF_NONEG, parse_no_aggr, o },
+		  0, parse_no_aggr, o },
 		{ OPT_CALLBACK, 'B', "big-num", NULL, NULL,
 		  "thousands' separators in counts (the locale's)", 0, parse_big_num, o },
 		{ OPT_STRING, 'C', "cpu", &o->cpu_list, "<cpu>", "CPUs to count on, e.g. 0-3,7" },
@@ -38,7 +39,7 @@ static void build_option_table(struct option *t, struct stat_options *o)
 		{ OPT_INTEGER, 'I', "interval-print", &o->interval_ms, "<n>",
 		  "print counts every n ms" },
 		{ OPT_BOOLEAN, 'i', "no-inherit", &o->no_inherit, NULL,
-		  "do not count child tasks", OPTF_NONEG },
+		  "do not count child tasks" },
 		{ OPT_BOOLEAN, 'j', "json-output", &o->json, NULL, "print counts as JSON lines" },
 		{ OPT_BOOLEAN, 'n', "null", &o->null_run, NULL,
 		  "null run: no default counters, only the elapsed time" },
@@ -52,10 +53,10 @@ static void build_option_table(struct option *t, struct stat_options *o)
 		  "more messages (open errors, raw counts); -vv prints every perf_event_attr" },
 		{ OPT_STRING, 'x', "field-separator", &o->csv_sep, "<separator>",
 		  "CSV output with this separator" },
-		{ OPT_BOOLEAN, 0, "all-kernel", &o->all_kernel, NULL,
-		  "count every event in kernel space only" },
-		{ OPT_BOOLEAN, 0, "all-user", &o->all_user, NULL,
-		  "count every event in user space only" },
+		{ OPT_CALLBACK, 0, "all-kernel", &o->all_kernel, NULL,
+		  "count every event in kernel space only", 0, parse_all_space, o },
+		{ OPT_CALLBACK, 0, "all-user", &o->all_user, NULL,
+		  "count every event in user space only", 0, parse_all_space, o },
 		{ OPT_BOOLEAN, 0, "append", &o->append, NULL, "append to the -o file" },
 		{ OPT_STRING, 0, "bpf-attr-map", &o->bpf_attr_map, "<path>",
 		  "pinned attr map of the shared BPF counters" },
@@ -65,13 +66,12 @@ static void build_option_table(struct option *t, struct stat_options *o)
 		  "stop after n intervals" },
 		{ OPT_INTEGER, 0, "log-fd", &o->log_fd, "<n>", "write counts to fd n, not stderr" },
 		{ OPT_BOOLEAN, 0, "no-csv-summary", &o->no_csv_summary, NULL,
-		  "no 'summary' column in CSV summary lines", OPTF_NONEG },
+		  "no 'summary' column in CSV summary lines" },
 		{ OPT_CALLBACK, 0, "per-thread", NULL, NULL, "one line per thread", 0,
 		  parse_per_thread, o },
 		{ OPT_BOOLEAN, 0, "quiet", &o->quiet, NULL, "print no counts" },
 		{ OPT_BOOLEAN, 0, "scale", &o->scale, NULL,
 		  "scale multiplexed counts (--no-scale: raw counts)" },
-		{ OPT_BOOLEAN, 'c', "scale", &o->scale, NULL, "", OPTF_HIDDEN },
 		{ OPT_BOOLEAN, 0, "summary", &o->summary, NULL, "print totals after -I intervals" },
 		{ OPT_UINTEGER, 0, "timeout", &o->timeout_ms, "<n>",
 		  "stop the workload and print counts after n ms (>= 10)" },
@@ -112,9 +112,34 @@ static int parse_big_num(const struct option *opt, const char *arg, bool unset)
 	return 0;
 }
 
+/* As in perf, where -A sets the aggregation mode to 0 (none), --no-no-aggr sets it as well. */
 static int parse_no_aggr(const struct option *opt, const char *arg, bool unset)
 {
 	owner(opt)->no_aggr = true;
+	return 0;
+}
+
+/*
+ * --all-user and --all-kernel exclude each other (perf's PARSE_OPT_EXCLUSIVE): the second
+ * one given, even negated, is refused with both options' lines.
+ */
+static int parse_all_space(const struct option *opt, const char *arg, bool unset)
+{
+	struct stat_options *o = owner(opt);
+	bool user = !strcmp(opt->long_name, "all-user");
+	const char *other = user ? "all-kernel" : "all-user";
+
+	if (o->all_space_given && o->all_space_given != opt->long_name) {
+		char *typed = xasprintf("%s%s", unset ? "no-" : "", opt->long_name);
+
+		fprintf(stderr, " Error: option `%s' cannot be used with %s", typed, other);
+		stat_options_usage(o, true, typed);
+		stat_options_usage(o, false, other);
+		free(typed);
+		return -EINVAL;
+	}
+	o->all_space_given = opt->long_name;
+	*(bool *)opt->value = !unset;
 	return 0;
 }
 
@@ -124,55 +149,68 @@ static int parse_per_thread(const struct option *opt, const char *arg, bool unse
 	return 0;
 }
 
-/* perf prints the message, a blank line and the whole usage, and exits 234. */
-static int semantic_error(struct stat_options *o, const char *msg)
+void stat_options_usage(const struct stat_options *o, bool header, const char *name)
 {
 	struct option table[MAX_OPTIONS];
 
+	/* The table is only printed: its value pointers are never written through. */
+	build_option_table(table, (struct stat_options *)o);
+	usage_for_options(header ? stat_usage : NULL, table, name, strlen(name) == 1);
+}
+
+/*
+ * perf's semantic checks print the message, the usage line and the lines of the options
+ * involved (name2 may be NULL), and exit 234.
+ */
+static int semantic_error(struct stat_options *o, const char *msg, const char *name1,
+			  const char *name2)
+{
 	pr_err("%s", msg);
-	build_option_table(table, o);
-	usage_with_options(stat_usage, table);
+	stat_options_usage(o, true, name1);
+	if (name2)
+		stat_options_usage(o, false, name2);
 	return EXIT_EINVAL;
 }
 
 static int check_options(struct stat_options *o)
 {
-	struct option table[MAX_OPTIONS];
-
 	if (o->csv_sep && !strcmp(o->csv_sep, "\\t"))
 		o->csv_sep = "\t";
 	if (o->output_name && o->log_fd)
-		return semantic_error(o, "cannot use both --output and --log-fd");
+		return semantic_error(o, "cannot use both --output and --log-fd", "o", "log-fd");
 	if (o->csv_sep && o->big_num_given && o->big_num)
-		return semantic_error(o, "-B option not supported with -x");
-	if (o->all_user && o->all_kernel) {
-		pr_err(" Error: option `all-kernel' cannot be used with all-user");
-		build_option_table(table, o);
-		option_error_usage(stat_usage, table, "all-kernel");
-		return EXIT_USAGE;
-	}
+		return semantic_error(o, "-B option not supported with -x", "B", "x");
 	if (o->log_fd < 0)
-		return semantic_error(o, "argument to --log-fd must be a > 0");
+		return semantic_error(o, "argument to --log-fd must be a > 0", "log-fd", NULL);
 	if (o->run_count < 0)
-		return semantic_error(o, "Run count must be a positive number");
+		return semantic_error(o, "Run count must be a positive number", "r", NULL);
 	if (o->per_thread && !o->pid && !o->tid && (!o->system_wide || o->cpu_list) &&
 	    !(o->argc == 0 && !o->cpu_list)) {
 		pr_err("The --per-thread option is only available when monitoring via -p -t -a "
 		       "options or only --per-thread.");
-		build_option_table(table, o);
-		usage_with_one_option(stat_usage, table, 'p');
+		/* perf lists -p and -t without the usage line here */
+		stat_options_usage(o, false, "p");
+		stat_options_usage(o, false, "t");
 		return EXIT_EINVAL;
 	}
 	if (o->no_aggr && !o->system_wide && !o->cpu_list && !(o->argc == 0 && !o->pid && !o->tid))
+		/* perf also lists -G and --for-each-cgroup, which bperf does not have */
 		return semantic_error(o, "both cgroup and no-aggregation modes only available in "
-					 "system-wide mode");
-	if (o->interval_count && !o->interval_ms)
-		return semantic_error(o, "interval-count option should be used together with "
-					 "interval-print.");
-	if (o->timeout_ms && o->interval_ms)
-		return semantic_error(o, "timeout option is not supported with interval-print.");
+					 "system-wide mode", "A", "a");
+	if (o->interval_count && !o->interval_ms) {
+		semantic_error(o, "interval-count option should be used together with "
+				  "interval-print.", "interval-count", NULL);
+		stat_options_usage(o, true, "I");
+		return EXIT_EINVAL;
+	}
+	if (o->timeout_ms && o->interval_ms) {
+		semantic_error(o, "timeout option is not supported with interval-print.",
+			       "timeout", NULL);
+		stat_options_usage(o, true, "I");
+		return EXIT_EINVAL;
+	}
 	if (o->timeout_ms && o->timeout_ms < 10)
-		return semantic_error(o, "timeout must be >= 10ms.");
+		return semantic_error(o, "timeout must be >= 10ms.", "timeout", NULL);
 	if (o->timeout_ms && o->timeout_ms < 100)
 		pr_err("timeout < 100ms. The overhead percentage could be high in some cases. "
 		       "Please proceed with caution.");

@@ -26,6 +26,7 @@ struct stat_options {
 	bool no_inherit;	/* -i */
 	bool all_user;		/* --all-user */
 	bool all_kernel;	/* --all-kernel */
+	const char *all_space_given;	/* the first of --all-user/--all-kernel seen */
 	const char **argv;	/* the workload, NULL if none */
 	int argc;
 
@@ -64,5 +65,10 @@ struct stat_options {
  */
 int stat_options_parse(struct stat_options *opts, int argc, const char **argv);
 void stat_options_free(struct stat_options *opts);
+/*
+ * perf's usage lines after an error: "\n Usage: ...\n\n" when header, then the line of the
+ * option named by name (one letter: the short option; else long names starting with name).
+ */
+void stat_options_usage(const struct stat_options *opts, bool header, const char *name);
 
 #endif

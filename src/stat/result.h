@@ -30,7 +30,7 @@ struct aggr_id {
 	int core;
 	int node;
 	pid_t tid;
-	char comm[32];
+	char comm[64];
 };
 
 struct counter_value {

@@ -17,6 +17,14 @@ static void warn_overrides(const struct stat_options *o)
 		pr_err("PID/TID switch overriding SYSTEM");
 }
 
+/* perf's message when -p/-t (or every thread) cannot be listed, with the -p and -t lines. */
+static void threads_error_usage(const struct stat_options *o)
+{
+	pr_err("Problems finding threads of monitor");
+	stat_options_usage(o, true, "p");
+	stat_options_usage(o, false, "t");
+}
+
 static char *workload_desc(const struct stat_options *o)
 {
 	size_t len = 3;
@@ -53,7 +61,7 @@ static int init_task_target(struct stat_session *s, const struct stat_options *o
 		s->target_desc = xasprintf("thread id '%s'", o->tid);
 	}
 	if (err) {
-		pr_err("Problems finding threads of monitor");
+		threads_error_usage(o);
 		return EXIT_EINVAL;
 	}
 	return 0;
@@ -71,10 +79,23 @@ int session_init(struct stat_session *s, const struct stat_options *o, struct ev
 	s->open_ctx.verbose = o->verbose;
 	s->open_ctx.log = stderr;
 	s->open_ctx.target = t;
+	s->open_ctx.bpf_attr_map = o->bpf_attr_map;
 	warn_overrides(o);
 	if (o->pid || o->tid)
 		return init_task_target(s, o);
 
+	/* --per-thread system-wide: per-thread counters on every thread, as perf does. */
+	if (o->aggr_mode == AGGR_THREAD && !o->cpu_list && (o->system_wide || !workload_pid)) {
+		t->system_wide = true;
+		t->has_task = true;
+		cpu_map_any(&t->cpus);
+		s->open_ctx.ignore_missing_thread = true;
+		s->target_desc = xstrdup("'system wide'");
+		err = thread_map_all(&t->threads);
+		if (err)
+			threads_error_usage(o);
+		return err ? EXIT_EINVAL : 0;
+	}
 	if (o->system_wide || o->cpu_list || !workload_pid) {
 		t->system_wide = true;
 		thread_map_single(&t->threads, -1);
@@ -84,6 +105,8 @@ int session_init(struct stat_session *s, const struct stat_options *o, struct ev
 			err = cpu_map_online(&t->cpus);
 		if (err) {
 			pr_err("failed to parse CPUs map: %s", strerror(ENOENT));
+			stat_options_usage(o, true, "C");
+			stat_options_usage(o, false, "a");
 			return EXIT_EINVAL;
 		}
 		if (o->system_wide || !o->cpu_list)
@@ -99,6 +122,31 @@ int session_init(struct stat_session *s, const struct stat_options *o, struct ev
 	return 0;
 }
 
+/*
+ * Which backend counts an evsel: shared BPF counters when asked for (--bpf-counters or :b),
+ * unless the event or the mode cannot be shared; then direct counting, said under -v.
+ */
+static const struct counter_ops *choose_backend(const struct stat_session *s,
+						const struct evsel *evsel)
+{
+	const char *why = NULL;
+
+	if (!s->opts->bpf_counters && !evsel->bpf_counter)
+		return &direct_counter_ops;
+	if (evsel->tool)
+		why = "tool events are not perf events";
+	else if (evsel->nr_members > 1 || evsel->leader_idx != evsel->idx)
+		why = "event groups are not shared yet";
+	else if (s->opts->aggr_mode == AGGR_THREAD)
+		why = "--per-thread needs per-thread counters";
+	else if (evsel->requires_cpu)
+		why = "the PMU counts per CPU only";
+	if (!why)
+		return &shared_counter_ops;
+	pr_debug(s->opts->verbose, 1, "bperf: counting %s directly: %s", evsel->name, why);
+	return &direct_counter_ops;
+}
+
 static void counters_alloc(struct stat_session *s)
 {
 	int i;
@@ -109,7 +157,7 @@ static void counters_alloc(struct stat_session *s)
 		struct counter *c = &s->counters[i];
 
 		c->evsel = &s->evlist->entries[i];
-		c->ops = &direct_counter_ops;
+		c->ops = choose_backend(s, c->evsel);
 		c->leader = &s->counters[c->evsel->leader_idx];
 		c->nr_cpus = s->target.cpus.nr;
 		c->nr_threads = s->target.threads.nr;
@@ -119,18 +167,26 @@ static void counters_alloc(struct stat_session *s)
 	}
 }
 
-/* perf's evsel__open_strerror() default text, for errors that end the session. */
+/*
+ * perf's evsel__open_strerror() default text, for errors that end the session; perf prints
+ * it as "%s\n" through its error helper, hence the blank line after each.
+ */
 static void print_open_error(const struct counter *c, int err)
 {
 	if (err == -EMFILE) {
 		pr_err("Error:\nToo many events are opened.\n"
 		       "Probably the maximum number of open file descriptors has been reached.\n"
 		       "Hint: Try again after reducing the number of events.\n"
-		       "Hint: Try increasing the limit with 'ulimit -n <limit>'");
+		       "Hint: Try increasing the limit with 'ulimit -n <limit>'\n");
+		return;
+	}
+	if (err == -ENOENT) {
+		/* perf's text has no '\n' of its own here: no blank line */
+		pr_err("Error:\nThe %s event is not supported.", c->evsel->name);
 		return;
 	}
 	pr_err("Error:\nThe sys_perf_event_open() syscall returned with %d (%s) for event (%s).\n"
-	       "/bin/dmesg | grep -i perf may provide additional information.",
+	       "/bin/dmesg | grep -i perf may provide additional information.\n",
 	       -err, strerror(-err), c->evsel->name);
 }
 
@@ -149,11 +205,15 @@ int session_open(struct stat_session *s)
 			/*
 			 * perf opens tool events (duration_time, ...) as dummy
 			 * events on the first CPU only; their counts come from
-			 * clocks and rusage, so a refusal does not matter.
+			 * clocks and rusage, so most refusals do not matter...
 			 */
 			if (c->evsel->tool) {
-				if (cpu == 0)
-					c->ops->open_cpu(c, &s->open_ctx, cpu);
+				/* ... unless the CPU itself is refused (-C 5): <not supported> */
+				if (cpu == 0 && open_error_is_unsupported(c->ops->open_cpu(c,
+							&s->open_ctx, cpu))) {
+					c->supported = false;
+					s->supported[i] = false;
+				}
 				continue;
 			}
 			if (c->leader != c && !c->leader->supported) {
@@ -170,6 +230,11 @@ int session_open(struct stat_session *s)
 				if (s->opts->verbose)
 					pr_err("Warning:\n%s event is not supported by the kernel.",
 					       c->evsel->name);
+				/* perf gives up when the kernel refuses a group's leader */
+				if (c->leader == c && c->evsel->nr_members > 1) {
+					print_open_error(c, err);
+					return EXIT_FATAL;
+				}
 				continue;
 			}
 			print_open_error(c, err);
@@ -226,8 +291,10 @@ void session_read(struct stat_session *s, __u64 duration_ns, __u64 user_ns, __u6
 	for (i = 0; i < s->evlist->nr; i++) {
 		struct counter *c = &s->counters[i];
 
-		if (c->evsel->tool)
-			read_tool(c, duration_ns, user_ns, sys_ns);
+		if (c->evsel->tool) {
+			if (c->supported)
+				read_tool(c, duration_ns, user_ns, sys_ns);
+		}
 		else if (c->supported)
 			c->ops->read(c);
 	}
@@ -260,7 +327,7 @@ void session_print_raw(const struct stat_session *s, FILE *out)
 		struct raw_count sum = { 0 };
 		int n = c->nr_cpus * c->nr_threads;
 
-		if (!c->supported) {
+		if (!c->supported || c->read_failed) {
 			fprintf(out, "failed to read counter %s\n", c->evsel->name);
 			continue;
 		}

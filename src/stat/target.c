@@ -197,6 +197,27 @@ int thread_map_from_tids(struct thread_map *map, const char *list)
 	return err;
 }
 
+int thread_map_all(struct thread_map *map)
+{
+	struct dirent *de;
+	DIR *proc;
+
+	proc = opendir("/proc");
+	if (!proc)
+		return -errno;
+	while ((de = readdir(proc))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		/* A process that exits meanwhile simply contributes no thread. */
+		add_process_threads(map, (pid_t)atoi(de->d_name));
+	}
+	closedir(proc);
+	if (!map->nr)
+		return -ESRCH;
+	thread_map_read_comms(map);
+	return 0;
+}
+
 void thread_map_single(struct thread_map *map, pid_t tid)
 {
 	thread_map_free(map);

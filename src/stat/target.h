@@ -14,7 +14,7 @@ struct cpu_map {
 struct thread_map {
 	int nr;
 	pid_t *tids;	/* -1 alone: "any task" (per-CPU counting) */
-	char (*comms)[32];
+	char (*comms)[64];	/* /proc comm; kernel threads' can exceed 16 bytes */
 };
 
 struct target {
@@ -37,6 +37,8 @@ char *cpu_map_to_string(const struct cpu_map *map);
 int thread_map_from_pids(struct thread_map *map, const char *list);
 /* -t: the thread ids as given (perf_event_open reports the dead ones). */
 int thread_map_from_tids(struct thread_map *map, const char *list);
+/* --per-thread -a: every thread of every process, as perf's all-threads map. */
+int thread_map_all(struct thread_map *map);
 void thread_map_single(struct thread_map *map, pid_t tid);
 void thread_map_free(struct thread_map *map);
 /* Re-reads /proc/<tid>/comm for every thread (after exec or at print time). */

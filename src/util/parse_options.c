@@ -13,33 +13,35 @@ struct parse_ctx {
 	const char **argv;
 	const struct option *opts;
 	const char *const *usage;
+	const char *typed;	/* the long option word being parsed, without "--" */
 };
 
 static void print_option_line(const struct option *opt);
 
-/* perf's layout for a bad value: the error, the usage line and that option's line. */
+/*
+ * perf's layout for a bad value: the error, the usage line and the lines of the options the
+ * typed word names (for a long option, every option whose name starts with the word as typed,
+ * "=value" included, so "--timeout=x" lists none).
+ */
 static void opt_error(const struct parse_ctx *ctx, const struct option *opt, bool as_short,
-		      const char *what)
+		      bool unset, const char *what)
 {
+	char short_text[2] = { opt->short_name, 0 };
+
 	if (as_short)
-		fprintf(stderr, " Error: switch `%c' %s\n", opt->short_name, what);
+		fprintf(stderr, " Error: switch `%c' %s", opt->short_name, what);
 	else
-		fprintf(stderr, " Error: option `%s' %s\n", opt->long_name, what);
-	fprintf(stderr, " Usage: %s\n\n", *ctx->usage);
-	print_option_line(opt);
+		fprintf(stderr, " Error: option `%s%s' %s", unset ? "no-" : "", opt->long_name, what);
+	usage_for_options(ctx->usage, ctx->opts, as_short ? short_text : ctx->typed, as_short);
 }
 
-static int parse_number(const char *arg, long long min, long long max, long long *out)
+/* perf's rule: base 10 and nothing after the digits; like strtol, "" is 0 and no range check. */
+static int parse_number(const char *arg, long long *out)
 {
 	char *end;
-	long long v;
 
-	errno = 0;
-	v = strtoll(arg, &end, 0);
-	if (errno || end == arg || *end || v < min || v > max)
-		return -EINVAL;
-	*out = v;
-	return 0;
+	*out = strtol(arg, &end, 10);
+	return *end ? -EINVAL : 0;
 }
 
 /* Applies one option. arg is its value or NULL; unset for --no-<name>. */
@@ -64,9 +66,8 @@ static int apply_option(const struct parse_ctx *ctx, const struct option *opt, c
 			*(int *)opt->value = 0;
 			return 0;
 		}
-		if (parse_number(arg, opt->type == OPT_UINTEGER ? 0 : INT_MIN,
-				 opt->type == OPT_UINTEGER ? UINT_MAX : INT_MAX, &v)) {
-			opt_error(ctx, opt, as_short, "expects a numerical value");
+		if (parse_number(arg, &v)) {
+			opt_error(ctx, opt, as_short, false, "expects a numerical value");
 			return PARSE_OPT_ERROR;
 		}
 		if (opt->type == OPT_UINTEGER)
@@ -101,7 +102,7 @@ static int take_value(const struct parse_ctx *ctx, const struct option *opt, con
 		return 0;
 	}
 	if (*i + 1 >= ctx->argc) {
-		opt_error(ctx, opt, as_short, "requires a value");
+		opt_error(ctx, opt, as_short, false, "requires a value");
 		return PARSE_OPT_ERROR;
 	}
 	*value = ctx->argv[++*i];
@@ -141,77 +142,128 @@ static int parse_short(const struct parse_ctx *ctx, int *i)
 	return 0;
 }
 
-/* Finds a long option by exact name or unique prefix; *unset for the --no- form. */
-static const struct option *find_long(const char *name, size_t len, const struct option *opts,
-				      bool *unset, bool *ambiguous)
+static const char *skip_prefix(const char *s, const char *prefix)
 {
-	bool negated = len > 3 && !strncmp(name, "no-", 3);
-	const struct option *found = NULL, *opt;
-	int nr_prefix = 0;
+	size_t n = strlen(prefix);
 
-	*ambiguous = false;
-	*unset = false;
-	/* Exact names first: "--no-inherit" is an option of its own, not "--inherit" unset. */
-	for (opt = opts; opt->type != OPT_END; opt++)
-		if (opt->long_name && strlen(opt->long_name) == len &&
-		    !strncmp(opt->long_name, name, len))
-			return opt;
+	return strncmp(s, prefix, n) ? NULL : s + n;
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* What a long option word names: the option, whether negated, and the value after '='. */
+struct long_match {
+	const struct option *opt;
+	bool unset;
+	const char *value;
+};
+
+/*
+ * perf's matching, in table order: a full name (or "no-" + name, or a "no-xxx" name without
+ * its "no-") followed by nothing or "=value" wins at once; otherwise a unique abbreviation
+ * does, and two abbreviations are ambiguous. Returns 0, or -ENOENT / -EAGAIN (ambiguous, with
+ * *other the first candidate).
+ */
+static int match_long(const char *text, const struct option *opts, struct long_match *m,
+		      struct long_match *other)
+{
+	const char *end = strchrnul(text, '=');
+	const struct option *opt;
+	bool ambiguous = false;
+
+	memset(m, 0, sizeof(*m));
 	for (opt = opts; opt->type != OPT_END; opt++) {
-		const char *ln = opt->long_name;
+		const char *ln = opt->long_name, *rest;
+		bool unset = false;
 
 		if (!ln)
 			continue;
-		if (negated && !(opt->flags & OPTF_NONEG) && !strncmp(ln, name + 3, len - 3)) {
-			if (strlen(ln) == len - 3) {
-				*unset = true;
-				return opt;
-			}
-			nr_prefix++;
-			found = opt;
-			*unset = true;
-		} else if (!strncmp(ln, name, len)) {
-			nr_prefix++;
-			found = opt;
-			*unset = false;
+		rest = skip_prefix(text, ln);
+		if (!rest && starts_with(ln, "no-")) {
+			rest = skip_prefix(text, ln + 3);
+			unset = rest || starts_with(ln + 3, text);
+			if (!rest && unset)
+				goto abbreviated;
 		}
+		if (!rest) {
+			if (!strncmp(ln, text, end - text))
+				goto abbreviated;
+			unset = true;
+			/* "--n", "--no" and "--no-" abbreviate every negation */
+			if (starts_with("no-", text))
+				goto abbreviated;
+			if (!starts_with(text, "no-"))
+				continue;
+			rest = skip_prefix(text + 3, ln);
+			if (!rest && starts_with(ln, text + 3))
+				goto abbreviated;
+			if (!rest)
+				continue;
+		}
+		if (*rest && *rest != '=')
+			continue;
+		m->opt = opt;
+		m->unset = unset;
+		m->value = *rest ? rest + 1 : NULL;
+		return 0;
+abbreviated:
+		if (m->opt) {
+			*other = *m;
+			ambiguous = true;
+		}
+		m->opt = opt;
+		m->unset = unset;
+		m->value = !unset && *end ? end + 1 : NULL;
 	}
-	if (nr_prefix > 1) {
-		*ambiguous = true;
-		return NULL;
-	}
-	return found;
+	if (ambiguous)
+		return -EAGAIN;
+	return m->opt ? 0 : -ENOENT;
 }
 
-static int parse_long(const struct parse_ctx *ctx, int *i)
+static int parse_long(struct parse_ctx *ctx, int *i)
 {
-	const char *name = ctx->argv[*i] + 2;
-	const char *eq = strchr(name, '=');
-	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	const char *text = ctx->argv[*i] + 2;
+	struct long_match m, other;
 	const struct option *opt;
-	const char *value = NULL;
-	bool unset, ambiguous;
+	const char *value;
 	int err;
 
-	if (len == 4 && !strncmp(name, "help", 4))
+	if (!strcmp(text, "help"))
 		return PARSE_OPT_HELP;
-	opt = find_long(name, len, ctx->opts, &unset, &ambiguous);
-	if (!opt) {
-		if (ambiguous)
-			fprintf(stderr, "  Error: Ambiguous option: %.*s\n", (int)len, name);
-		else
-			fprintf(stderr, "  Error: unknown option `%.*s'\n", (int)len, name);
+	ctx->typed = text;
+	err = match_long(text, ctx->opts, &m, &other);
+	if (err == -EAGAIN) {
+		fprintf(stderr, " Error: Ambiguous option: %s (could be --%s%s or --%s%s)\n", text,
+			other.unset ? "no-" : "", other.opt->long_name, m.unset ? "no-" : "",
+			m.opt->long_name);
+		usage_for_options(ctx->usage, ctx->opts, text, false);
+		return PARSE_OPT_ERROR;
+	}
+	if (err) {
+		fprintf(stderr, "  Error: unknown option `%s'\n", text);
 		usage_with_options(ctx->usage, ctx->opts);
 		return PARSE_OPT_ERROR;
 	}
-	if (eq && (unset || !takes_value(opt))) {
-		opt_error(ctx, opt, false, "takes no value");
+	opt = m.opt;
+	if (m.unset && m.value) {
+		opt_error(ctx, opt, false, true, "takes no value");
 		return PARSE_OPT_ERROR;
 	}
-	if (unset || !takes_value(opt))
-		return apply_option(ctx, opt, NULL, unset, false);
-	if (eq) {
-		value = eq + 1;
-	} else {
+	if (m.unset && (opt->flags & OPTF_NONEG)) {
+		opt_error(ctx, opt, false, true, "isn't available");
+		return PARSE_OPT_ERROR;
+	}
+	if (m.value && !takes_value(opt)) {
+		opt_error(ctx, opt, false, false, "takes no value");
+		return PARSE_OPT_ERROR;
+	}
+	if (m.unset || !takes_value(opt))
+		return apply_option(ctx, opt, NULL, m.unset, false);
+	value = m.value;
+	if (!value) {
 		err = take_value(ctx, opt, NULL, i, false, &value);
 		if (err)
 			return err;
@@ -222,7 +274,7 @@ static int parse_long(const struct parse_ctx *ctx, int *i)
 int parse_options(int argc, const char **argv, const struct option *opts,
 		  const char *const *usage)
 {
-	struct parse_ctx ctx = { argc, argv, opts, usage };
+	struct parse_ctx ctx = { argc, argv, opts, usage, NULL };
 	int i, err;
 
 	for (i = 1; i < argc; i++) {
@@ -293,4 +345,35 @@ void option_error_usage(const char *const *usage, const struct option *opts,
 	for (opt = opts; opt->type != OPT_END; opt++)
 		if (opt->long_name && !strcmp(opt->long_name, long_name))
 			print_option_line(opt);
+}
+
+void usage_for_options(const char *const *usage, const struct option *opts, const char *text,
+		       bool short_name)
+{
+	const struct option *opt;
+
+	if (usage) {
+		fprintf(stderr, "\n Usage: %s\n", *usage);
+		while (*++usage)
+			fprintf(stderr, "    or: %s\n", *usage);
+		fputc('\n', stderr);
+	}
+	for (opt = opts; opt->type != OPT_END; opt++) {
+		if (opt->flags & OPTF_HIDDEN)
+			continue;
+		if (short_name) {
+			if (opt->short_name == *text) {
+				print_option_line(opt);
+				break;
+			}
+			continue;
+		}
+		if (!opt->long_name)
+			continue;
+		if (starts_with(opt->long_name, text))
+			print_option_line(opt);
+		/* perf's test, which only "n", "no" and "no-" pass */
+		if (starts_with("no-", text) && starts_with(opt->long_name, text + 3))
+			print_option_line(opt);
+	}
 }

@@ -53,6 +53,14 @@ void usage_with_options(const char *const *usage, const struct option *opts);
 /* The usage line alone followed by one option's line, as perf prints after an -e error. */
 void usage_with_one_option(const char *const *usage, const struct option *opts, char short_name);
 
+/*
+ * perf's parse_options_usage(): "\n Usage: ...\n\n" (left out when usage is NULL), then the
+ * line of the option whose short name is text[0] (short_name), or of every option whose long
+ * name starts with text.
+ */
+void usage_for_options(const char *const *usage, const struct option *opts, const char *text,
+		       bool short_name);
+
 /* After " Error: ..." of a bad combination: the usage line and the named option's line. */
 void option_error_usage(const char *const *usage, const struct option *opts,
 			const char *long_name);

@@ -12,7 +12,9 @@
 # event sources) is used instead and only the first attempted block of each
 # event is compared. Event names are compared from the count lines (first
 # 32 columns after the count) in full mode and from attr_dump's name lines
-# otherwise. Exit 0 pass, 1 fail, 2 skip.
+# otherwise. The :b modifier is left out: perf 6.1 here has no BPF counters and
+# opens such an event directly, while bperf shares it (the parsed attr, which
+# :b leaves alone, is checked in test_events). Exit 0 pass, 1 fail, 2 skip.
 
 PERF=${PERF:-/usr/bin/perf}
 BPERF=${BPERF:-./bperf}
@@ -206,7 +208,6 @@ cs:S
 cs:D
 cs:W
 cs:e
-cs:b
 cs:up
 cs:Gu
 cs:uG

@@ -118,7 +118,10 @@ static int check_readings(struct leader_test *t)
 	int cpu, err, ret = -1;
 
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
-		LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
+		/* the raw_tp arguments: a NULL task makes the leader credit the current one */
+		__u64 args[3] = { 0 };
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu,
+			    .ctx_in = args, .ctx_size_in = sizeof(args));
 
 		if (t->event_fds[cpu] < 0)
 			continue;

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "attr_map.h"
+
+#include <bpf/bpf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "../common.h"
+
+#define MAX_KEY_SIZE 512
+
+/* bpffs must hold the pin: mount it at the default place, or say how. */
+static int ensure_bpffs(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	struct statfs st;
+	int err = 0;
+
+	if (slash && slash != dir)
+		*slash = '\0';
+	else if (slash)
+		strcpy(dir, "/");
+	if (statfs(dir, &st) == 0 && st.f_type == BPF_FS_MAGIC)
+		goto out;
+	if (!strcmp(dir, "/sys/fs/bpf") && !mount("bpf", dir, "bpf", 0, NULL))
+		goto out;
+	pr_err("Failed to use the BPF attr map %s: %s is not on a bpf filesystem "
+	       "(mount it with: mount -t bpf bpf %s)", path, dir, dir);
+	err = -ENOENT;
+out:
+	free(dir);
+	return err;
+}
+
+/* What kind of BPF object an fd is, from /proc/self/fdinfo: a pin may be a prog or link. */
+static bool fd_is_bpf_map(int fd)
+{
+	char path[64], line[256];
+	bool is_map = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "map_type:", 9))
+			is_map = true;
+	fclose(f);
+	return is_map;
+}
+
+static int check_map(struct attr_map *map)
+{
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof(info);
+
+	if (!fd_is_bpf_map(map->fd)) {
+		pr_err("Failed to use the BPF attr map %s: the pinned object is not a BPF map",
+		       map->path);
+		return -EINVAL;
+	}
+	if (bpf_obj_get_info_by_fd(map->fd, &info, &len)) {
+		int err = -errno;
+
+		pr_err("Failed to use the BPF attr map %s: %s", map->path, strerror(-err));
+		return err;
+	}
+	if (info.type != BPF_MAP_TYPE_HASH || info.value_size != sizeof(struct attr_map_entry) ||
+	    info.key_size < sizeof(struct perf_event_attr) || info.key_size > MAX_KEY_SIZE) {
+		pr_err("Failed to use the BPF attr map %s: not a perf attr map (type %u, key size "
+		       "%u, value size %u; expected a hash map with %zu-byte keys and %zu-byte "
+		       "values)", map->path, info.type, info.key_size, info.value_size,
+		       sizeof(struct perf_event_attr), sizeof(struct attr_map_entry));
+		return -EINVAL;
+	}
+	map->key_size = info.key_size;
+	return 0;
+}
+
+/* Creates and pins a new map; if someone pinned one meanwhile, theirs is used. */
+static int create_or_get(struct attr_map *map)
+{
+	int fd;
+
+	fd = bpf_map_create(BPF_MAP_TYPE_HASH, NULL, sizeof(struct perf_event_attr),
+			    sizeof(struct attr_map_entry), ATTR_MAP_ENTRIES, NULL);
+	if (fd < 0)
+		return -errno;
+	if (bpf_obj_pin(fd, map->path) == 0) {
+		chmod(map->path, 0600);
+		map->fd = fd;
+		return 0;
+	}
+	close(fd);
+	if (errno != EEXIST)
+		return -errno;
+	fd = bpf_obj_get(map->path);
+	if (fd < 0)
+		return -errno;
+	map->fd = fd;
+	return 0;
+}
+
+int attr_map_open_locked(struct attr_map *map, const char *path)
+{
+	int err;
+
+	map->fd = -1;
+	map->path = path;
+	err = ensure_bpffs(path);
+	if (err)
+		return err;
+	map->fd = bpf_obj_get(path);
+	if (map->fd < 0) {
+		err = errno == ENOENT ? create_or_get(map) : -errno;
+		if (err) {
+			pr_err("Failed to open the BPF attr map %s: %s", path, strerror(-err));
+			return err;
+		}
+	}
+	err = check_map(map);
+	if (!err && flock(map->fd, LOCK_EX) < 0) {
+		err = -errno;
+		pr_err("Failed to lock the BPF attr map %s: %s", path, strerror(-err));
+	}
+	if (err) {
+		close(map->fd);
+		map->fd = -1;
+	}
+	return err;
+}
+
+void attr_map_close(struct attr_map *map)
+{
+	if (map->fd < 0)
+		return;
+	flock(map->fd, LOCK_UN);
+	close(map->fd);
+	map->fd = -1;
+}
+
+static void make_key(const struct attr_map *map, const struct perf_event_attr *attr,
+		     unsigned char *key)
+{
+	memset(key, 0, map->key_size);
+	memcpy(key, attr, sizeof(*attr));
+}
+
+int attr_map_lookup(const struct attr_map *map, const struct perf_event_attr *attr,
+		    struct attr_map_entry *entry)
+{
+	unsigned char key[MAX_KEY_SIZE];
+
+	make_key(map, attr, key);
+	return bpf_map_lookup_elem(map->fd, key, entry) ? -errno : 0;
+}
+
+int attr_map_update(const struct attr_map *map, const struct perf_event_attr *attr,
+		    const struct attr_map_entry *entry)
+{
+	unsigned char key[MAX_KEY_SIZE];
+
+	make_key(map, attr, key);
+	return bpf_map_update_elem(map->fd, key, entry, BPF_ANY) ? -errno : 0;
+}
+
+int attr_map_delete(const struct attr_map *map, const struct perf_event_attr *attr)
+{
+	unsigned char key[MAX_KEY_SIZE];
+
+	make_key(map, attr, key);
+	return bpf_map_delete_elem(map->fd, key) ? -errno : 0;
+}
+
+static bool link_exists(__u32 id)
+{
+	int fd = bpf_link_get_fd_by_id(id);
+
+	if (fd < 0)
+		return errno != ENOENT;
+	close(fd);
+	return true;
+}
+
+int attr_map_sweep(const struct attr_map *map)
+{
+	unsigned char key[MAX_KEY_SIZE], next[MAX_KEY_SIZE];
+	struct attr_map_entry entry;
+	int nr_deleted = 0;
+	void *prev = NULL;
+
+	while (!bpf_map_get_next_key(map->fd, prev, next)) {
+		memcpy(key, next, map->key_size);
+		if (!bpf_map_lookup_elem(map->fd, key, &entry) && !link_exists(entry.link_id) &&
+		    !bpf_map_delete_elem(map->fd, key)) {
+			nr_deleted++;
+			/* deleting the current key restarts the walk from the beginning */
+			prev = NULL;
+			continue;
+		}
+		prev = key;
+	}
+	return nr_deleted;
+}

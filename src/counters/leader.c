@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "leader.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../common.h"
+#include "../stat/target.h"
+#include "leader.skel.h"
+
+static void handle_init(struct leader_handle *h)
+{
+	int i;
+
+	memset(h, 0, sizeof(*h));
+	for (i = 0; i < LEADER_NR_LINKS; i++)
+		h->link_fds[i] = -1;
+	h->prog_fd = h->sessions_fd = h->accum_fd = h->filter_fd = h->state_fd = -1;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+void leader_put(struct leader_handle *h)
+{
+	int i;
+
+	for (i = 0; i < LEADER_NR_LINKS; i++)
+		close_fd(&h->link_fds[i]);
+	close_fd(&h->prog_fd);
+	close_fd(&h->sessions_fd);
+	close_fd(&h->accum_fd);
+	close_fd(&h->filter_fd);
+	close_fd(&h->state_fd);
+}
+
+static int read_state(const struct leader_handle *h, struct leader_state *st)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(h->state_fd, &zero, st) ? -errno : 0;
+}
+
+static int write_state(const struct leader_handle *h, const struct leader_state *st)
+{
+	__u32 zero = 0;
+
+	return bpf_map_update_elem(h->state_fd, &zero, st, BPF_ANY) ? -errno : 0;
+}
+
+static __u32 link_id_of(int fd)
+{
+	struct bpf_link_info info = { 0 };
+	__u32 len = sizeof(info);
+
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
+}
+
+/* Takes the maps of a program that claims to be our leader, by their names. */
+static int adopt_maps(struct leader_handle *h, int prog_fd)
+{
+	struct bpf_prog_info info = { 0 };
+	__u32 len = sizeof(info), ids[16], i;
+
+	info.nr_map_ids = ARRAY_SIZE(ids);
+	info.map_ids = (unsigned long)ids;
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return -errno;
+	if (strcmp(info.name, LEADER_PROG_NAME) || info.nr_map_ids > ARRAY_SIZE(ids))
+		return -ENOENT;
+	for (i = 0; i < info.nr_map_ids; i++) {
+		struct bpf_map_info minfo = { 0 };
+		__u32 mlen = sizeof(minfo);
+		int fd = bpf_map_get_fd_by_id(ids[i]);
+		int *slot = NULL;
+
+		if (fd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(fd, &minfo, &mlen)) {
+			if (!strcmp(minfo.name, LEADER_SESSIONS_MAP))
+				slot = &h->sessions_fd;
+			else if (!strcmp(minfo.name, LEADER_ACCUM_MAP))
+				slot = &h->accum_fd;
+			else if (!strcmp(minfo.name, LEADER_FILTER_MAP))
+				slot = &h->filter_fd;
+			else if (!strcmp(minfo.name, LEADER_STATE_MAP))
+				slot = &h->state_fd;
+		}
+		if (slot && *slot < 0)
+			*slot = fd;
+		else
+			close(fd);
+	}
+	if (h->sessions_fd < 0 || h->accum_fd < 0 || h->filter_fd < 0 || h->state_fd < 0)
+		return -ENOENT;
+	return 0;
+}
+
+/*
+ * The leader an attr map entry names, if it is a live bperf leader of this layout for nr
+ * members. Anything else (gone, upstream perf's, not a leader at all) is not used: -ENOENT.
+ */
+static int adopt_leader(struct leader_handle *h, const struct attr_map_entry *entry, int nr)
+{
+	struct bpf_link_info linfo = { 0 };
+	__u32 len = sizeof(linfo);
+	struct leader_state st;
+	int i, err = -ENOENT;
+
+	h->link_fds[0] = bpf_link_get_fd_by_id(entry->link_id);
+	if (h->link_fds[0] < 0)
+		goto fail;
+	if (bpf_obj_get_info_by_fd(h->link_fds[0], &linfo, &len) ||
+	    linfo.type != BPF_LINK_TYPE_RAW_TRACEPOINT)
+		goto fail;
+	h->prog_fd = bpf_prog_get_fd_by_id(linfo.prog_id);
+	if (h->prog_fd < 0 || adopt_maps(h, h->prog_fd))
+		goto fail;
+	if (read_state(h, &st) || st.abi_version != LEADER_ABI_VERSION ||
+	    st.nr_members != (__u32)nr || st.nr_cpus != (__u32)libbpf_num_possible_cpus())
+		goto fail;
+	h->link_fds[1] = bpf_link_get_fd_by_id(st.exec_link_id);
+	h->link_fds[2] = bpf_link_get_fd_by_id(st.newtask_link_id);
+	h->link_fds[3] = bpf_link_get_fd_by_id(st.exit_link_id);
+	for (i = 1; i < LEADER_NR_LINKS; i++)
+		if (h->link_fds[i] < 0)
+			goto fail;
+	h->nr_members = nr;
+	h->nr_cpus = st.nr_cpus;
+	h->link_id = entry->link_id;
+	return 0;
+fail:
+	leader_put(h);
+	handle_init(h);
+	return err;
+}
+
+static int sys_perf_event_open(struct perf_event_attr *attr, int cpu, int group_fd)
+{
+	return (int)syscall(__NR_perf_event_open, attr, -1, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* The per-CPU events of every member, installed in the leader's events array. */
+static int install_events(struct leader_bpf *skel, const struct perf_event_attr *attrs, int nr,
+			  int nr_cpus)
+{
+	int map_fd = bpf_map__fd(skel->maps.events);
+	struct cpu_map online;
+	int i, m, err = 0;
+
+	err = cpu_map_online(&online);
+	if (err)
+		return err;
+	for (i = 0; i < online.nr && !err; i++) {
+		int cpu = online.cpus[i], fds[LEADER_MAX_MEMBERS];
+
+		for (m = 0; m < nr; m++) {
+			struct perf_event_attr attr = attrs[m];
+			__u32 key = m * nr_cpus + cpu;
+
+			attr.disabled = 0;
+			attr.inherit = 0;
+			attr.enable_on_exec = 0;
+			attr.sample_type = 0;
+			attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+					   PERF_FORMAT_TOTAL_TIME_RUNNING;
+			fds[m] = sys_perf_event_open(&attr, cpu, m ? fds[0] : -1);
+			if (fds[m] < 0 && errno == EINVAL && (attr.exclude_guest || attr.exclude_host)) {
+				/* perf's fallback for PMUs that refuse them (msr) */
+				attr.exclude_guest = attr.exclude_host = 0;
+				fds[m] = sys_perf_event_open(&attr, cpu, m ? fds[0] : -1);
+			}
+			if (fds[m] < 0) {
+				err = -errno;
+				break;
+			}
+			if (bpf_map_update_elem(map_fd, &key, &fds[m], BPF_ANY)) {
+				err = -errno;
+				m++;
+				break;
+			}
+		}
+		/* BPF_F_PRESERVE_ELEMS: the array keeps the events after these fds close. */
+		while (--m >= 0)
+			if (fds[m] >= 0)
+				close(fds[m]);
+	}
+	cpu_map_free(&online);
+	return err;
+}
+
+static bool counts_context_switches(const struct perf_event_attr *attrs, int nr)
+{
+	return nr == 1 && attrs[0].type == PERF_TYPE_SOFTWARE &&
+	       attrs[0].config == PERF_COUNT_SW_CONTEXT_SWITCHES;
+}
+
+static int dup_or_fail(int fd)
+{
+	int d = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+
+	return d < 0 ? -errno : d;
+}
+
+static int create_leader(struct leader_handle *h, const struct perf_event_attr *attrs, int nr)
+{
+	struct bpf_program *progs[LEADER_NR_LINKS];
+	struct bpf_link *links[LEADER_NR_LINKS] = { 0 };
+	struct leader_state st = { .abi_version = LEADER_ABI_VERSION };
+	int nr_cpus = libbpf_num_possible_cpus();
+	struct leader_bpf *skel;
+	int i, err;
+
+	skel = leader_bpf__open();
+	if (!skel)
+		return -errno ? -errno : -ENOMEM;
+	bpf_map__set_max_entries(skel->maps.events, nr_cpus * nr);
+	skel->rodata->nr_members = nr;
+	skel->rodata->nr_cpus = nr_cpus;
+	skel->rodata->credit_previous_owner = counts_context_switches(attrs, nr);
+	err = leader_bpf__load(skel);
+	if (err)
+		goto out;
+	progs[0] = skel->progs.on_switch;
+	progs[1] = skel->progs.on_exec;
+	progs[2] = skel->progs.on_newtask;
+	progs[3] = skel->progs.on_exit;
+	for (i = 0; i < LEADER_NR_LINKS; i++) {
+		links[i] = bpf_program__attach(progs[i]);
+		if (!links[i]) {
+			err = -errno;
+			goto out;
+		}
+	}
+	st.nr_members = nr;
+	st.nr_cpus = nr_cpus;
+	st.exec_link_id = link_id_of(bpf_link__fd(links[1]));
+	st.newtask_link_id = link_id_of(bpf_link__fd(links[2]));
+	st.exit_link_id = link_id_of(bpf_link__fd(links[3]));
+	h->state_fd = dup_or_fail(bpf_map__fd(skel->maps.leader_state));
+	h->sessions_fd = dup_or_fail(bpf_map__fd(skel->maps.sessions));
+	h->accum_fd = dup_or_fail(bpf_map__fd(skel->maps.accum));
+	h->filter_fd = dup_or_fail(bpf_map__fd(skel->maps.filter));
+	h->prog_fd = dup_or_fail(bpf_program__fd(skel->progs.on_switch));
+	for (i = 0; i < LEADER_NR_LINKS; i++)
+		h->link_fds[i] = dup_or_fail(bpf_link__fd(links[i]));
+	err = write_state(h, &st);
+	if (!err)
+		err = install_events(skel, attrs, nr, nr_cpus);
+	h->nr_members = nr;
+	h->nr_cpus = nr_cpus;
+	h->created = true;
+out:
+	/* Our dups keep the links attached; the skeleton's own fds go. */
+	for (i = 0; i < LEADER_NR_LINKS; i++) {
+		if (!links[i])
+			continue;
+		if (!err)
+			bpf_link__disconnect(links[i]);
+		bpf_link__destroy(links[i]);
+	}
+	leader_bpf__destroy(skel);
+	if (err) {
+		leader_put(h);
+		handle_init(h);
+	}
+	return err;
+}
+
+/* perf checks this once at load: reads need BPF_PROG_TEST_RUN on a chosen CPU. */
+static int check_test_run(const struct leader_handle *h)
+{
+	__u64 args[3] = { 0 };
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args),
+		    .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = 0);
+
+	return bpf_prog_test_run_opts(h->prog_fd, &opts) ? -errno : 0;
+}
+
+int leader_get(const struct attr_map *map, const struct perf_event_attr *key,
+	       const struct perf_event_attr *attrs, int nr, int verbose, struct leader_handle *h)
+{
+	struct attr_map_entry entry;
+	int err;
+
+	handle_init(h);
+	if (!attr_map_lookup(map, key, &entry) && !adopt_leader(h, &entry, nr)) {
+		pr_debug(verbose, 1, "bperf: sharing leader link %u", entry.link_id);
+		return 0;
+	}
+	err = create_leader(h, attrs, nr);
+	if (err) {
+		pr_err("Failed to load the shared counter leader: %s", strerror(-err));
+		return err;
+	}
+	err = check_test_run(h);
+	if (err) {
+		pr_err("Failed to read shared counters: the kernel refuses BPF_PROG_TEST_RUN of "
+		       "raw_tp programs on a given CPU (%s)", strerror(-err));
+		goto fail;
+	}
+	entry.link_id = link_id_of(h->link_fds[0]);
+	h->link_id = entry.link_id;
+	{
+		struct bpf_prog_info pinfo = { 0 };
+		__u32 len = sizeof(pinfo), ids[16];
+
+		pinfo.nr_map_ids = ARRAY_SIZE(ids);
+		pinfo.map_ids = (unsigned long)ids;
+		entry.diff_map_id = 0;
+		if (!bpf_obj_get_info_by_fd(h->prog_fd, &pinfo, &len)) {
+			__u32 i;
+
+			for (i = 0; i < pinfo.nr_map_ids && i < ARRAY_SIZE(ids); i++) {
+				struct bpf_map_info minfo = { 0 };
+				__u32 mlen = sizeof(minfo);
+				int fd = bpf_map_get_fd_by_id(ids[i]);
+
+				if (fd < 0)
+					continue;
+				if (!bpf_obj_get_info_by_fd(fd, &minfo, &mlen) &&
+				    !strcmp(minfo.name, LEADER_DIFF_MAP))
+					entry.diff_map_id = minfo.id;
+				close(fd);
+			}
+		}
+	}
+	err = attr_map_update(map, key, &entry);
+	if (err) {
+		pr_err("Failed to add the shared counter to the BPF attr map %s: %s%s", map->path,
+		       strerror(-err), err == -E2BIG ? " (the map is full)" : "");
+		goto fail;
+	}
+	pr_debug(verbose, 1, "bperf: new leader link %u", entry.link_id);
+	return 0;
+fail:
+	leader_put(h);
+	handle_init(h);
+	return err;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Finding, validating and creating shared-counter leaders (bpf/leader.bpf.c), and the session
+ * slots in their tables. Everything here runs with the attr map locked.
+ */
+#ifndef BPERF_COUNTERS_LEADER_H
+#define BPERF_COUNTERS_LEADER_H
+
+#include <linux/bpf.h>
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "../../bpf/leader.h"
+#include "attr_map.h"
+
+#define LEADER_NR_LINKS 4
+
+/* The fds a session holds: while any session holds them, the leader lives. */
+struct leader_handle {
+	int link_fds[LEADER_NR_LINKS];	/* on_switch, on_exec, on_newtask, on_exit */
+	int prog_fd;			/* on_switch, run on each CPU before a read */
+	int sessions_fd;
+	int accum_fd;
+	int filter_fd;
+	int state_fd;
+	__u32 link_id;			/* on_switch's link: the attr map entry names it */
+	__u32 nr_members;
+	__u32 nr_cpus;			/* possible CPUs: the per-CPU maps' width */
+	bool created;			/* this session made it (for -v) */
+};
+
+/* What a session counts: its filter, and the ids for FILTER_TID / FILTER_TGID. */
+struct leader_session_spec {
+	enum leader_filter_type filter;
+	const int *cpus;	/* FILTER_CPU */
+	int nr_cpus;
+	const pid_t *ids;	/* FILTER_TID / FILTER_TGID */
+	int nr_ids;
+	bool inherit;
+	pid_t exec_tgid;	/* non-zero: counting starts at this process's exec */
+	bool enabled;
+};
+
+/*
+ * The leader counting attrs[0..nr) (one event, or a group led by attrs[0]) keyed by key in the
+ * attr map: the live bperf leader found there, or a new one that replaces a dead or foreign
+ * entry. Returns 0 or -errno after printing why.
+ */
+int leader_get(const struct attr_map *map, const struct perf_event_attr *key,
+	       const struct perf_event_attr *attrs, int nr, int verbose,
+	       struct leader_handle *h);
+void leader_put(struct leader_handle *h);
+
+/* Takes a free slot (reclaiming those of dead sessions) and fills it in; -ENOSPC if full. */
+int leader_slot_claim(struct leader_handle *h, const struct leader_session_spec *spec,
+		      __u32 *slot);
+/* Frees the slot; returns true when no other session uses the leader any more. */
+bool leader_slot_release(struct leader_handle *h, __u32 slot);
+int leader_slot_set_enabled(struct leader_handle *h, __u32 slot, bool enabled);
+
+/* Brings every CPU's slice up to date (BPF_PROG_TEST_RUN on each CPU). */
+int leader_sync(const struct leader_handle *h);
+/* The slot's sums for one member, one value per possible CPU. */
+int leader_read(const struct leader_handle *h, __u32 slot, __u32 member,
+		struct bpf_perf_event_value *per_cpu);
+
+#endif

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The shared BPF backend: a session takes a slot in the leader of its event (one leader per
+ * distinct attr on the host, found through the pinned attr map) and reads what the leader
+ * credited to that slot. No BPF trampolines: the leader does all the filtering itself.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common.h"
+#include "counter.h"
+#include "leader.h"
+
+struct shared_priv {
+	struct leader_handle leader;
+	__u32 slot;
+	bool per_cpu;			/* -a / -C: counts stay per CPU */
+	struct bpf_perf_event_value *buf; /* [possible CPUs] */
+	const char *map_path;
+	const struct target *target;
+};
+
+static int build_spec(const struct counter *c, const struct open_ctx *ctx,
+		      struct leader_session_spec *spec)
+{
+	const struct target *t = ctx->target;
+
+	memset(spec, 0, sizeof(*spec));
+	spec->inherit = c->evsel->attr.inherit;
+	if (t->system_wide && t->threads.tids[0] == -1) {
+		spec->filter = FILTER_CPU;
+		spec->cpus = t->cpus.cpus;
+		spec->nr_cpus = t->cpus.nr;
+		return 0;
+	}
+	/* Threads, each followed into its children unless -i: perf's inherited counters. */
+	spec->filter = FILTER_TID;
+	spec->ids = t->threads.tids;
+	spec->nr_ids = t->threads.nr;
+	if (t->forked)
+		spec->exec_tgid = t->threads.tids[0];
+	return 0;
+}
+
+static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
+{
+	struct shared_priv *p;
+	struct leader_session_spec spec;
+	struct attr_map map;
+	int err;
+
+	/* One slot serves every CPU of the target. */
+	if (cpu_idx)
+		return 0;
+	p = xzalloc(sizeof(*p));
+	p->map_path = ctx->bpf_attr_map ? ctx->bpf_attr_map : DEFAULT_ATTR_MAP_PATH;
+	build_spec(c, ctx, &spec);
+	spec.enabled = false;
+	err = attr_map_open_locked(&map, p->map_path);
+	if (err)
+		goto fail;
+	err = leader_get(&map, &c->evsel->parsed_attr, &c->evsel->parsed_attr, 1, ctx->verbose,
+			 &p->leader);
+	if (!err) {
+		err = leader_slot_claim(&p->leader, &spec, &p->slot);
+		if (err) {
+			pr_err("Failed to join the shared counter for %s: %s", c->evsel->name,
+			       err == -ENOSPC ? "every session slot of its leader is taken" :
+			       strerror(-err));
+			leader_put(&p->leader);
+		}
+	}
+	attr_map_close(&map);
+	if (err)
+		goto fail;
+	p->per_cpu = spec.filter == FILTER_CPU;
+	p->target = ctx->target;
+	p->buf = xzalloc(p->leader.nr_cpus * sizeof(*p->buf));
+	c->priv = p;
+	return 0;
+fail:
+	free(p);
+	/* Failures here are the session's to report, never an unsupported event. */
+	return err == -EINVAL || err == -ENOENT ? -EPERM : err;
+}
+
+static int shared_set_enabled(struct counter *c, bool enabled)
+{
+	struct shared_priv *p = c->priv;
+
+	if (!p)
+		return 0;
+	/* Slices that ran before this moment belong to the old state. */
+	leader_sync(&p->leader);
+	return leader_slot_set_enabled(&p->leader, p->slot, enabled);
+}
+
+static int shared_enable(struct counter *c)
+{
+	return shared_set_enabled(c, true);
+}
+
+static int shared_disable(struct counter *c)
+{
+	return shared_set_enabled(c, false);
+}
+
+static int shared_read(struct counter *c)
+{
+	struct shared_priv *p = c->priv;
+	const struct target *t;
+	int err, i, cpu;
+
+	if (!p)
+		return 0;
+	err = leader_sync(&p->leader);
+	if (!err)
+		err = leader_read(&p->leader, p->slot, 0, p->buf);
+	if (err)
+		return err;
+	memset(c->counts, 0, c->nr_cpus * c->nr_threads * sizeof(*c->counts));
+	if (p->per_cpu) {
+		t = p->target;
+		for (i = 0; i < c->nr_cpus; i++) {
+			cpu = t->cpus.cpus[i];
+			if (cpu < 0 || (__u32)cpu >= p->leader.nr_cpus)
+				continue;
+			counter_count(c, i, 0)->val = p->buf[cpu].counter;
+			counter_count(c, i, 0)->ena = p->buf[cpu].enabled;
+			counter_count(c, i, 0)->run = p->buf[cpu].running;
+		}
+		return 0;
+	}
+	for (cpu = 0; cpu < (int)p->leader.nr_cpus; cpu++) {
+		counter_count(c, 0, 0)->val += p->buf[cpu].counter;
+		counter_count(c, 0, 0)->ena += p->buf[cpu].enabled;
+		counter_count(c, 0, 0)->run += p->buf[cpu].running;
+	}
+	return 0;
+}
+
+static void shared_close(struct counter *c)
+{
+	struct shared_priv *p = c->priv;
+	struct attr_map map;
+
+	if (!p)
+		return;
+	if (!attr_map_open_locked(&map, p->map_path)) {
+		if (leader_slot_release(&p->leader, p->slot)) {
+			struct attr_map_entry entry;
+
+			/* The last user takes its leader's entry out: no dead entry stays. */
+			if (!attr_map_lookup(&map, &c->evsel->parsed_attr, &entry) &&
+			    entry.link_id == p->leader.link_id)
+				attr_map_delete(&map, &c->evsel->parsed_attr);
+		}
+		attr_map_sweep(&map);
+		attr_map_close(&map);
+	}
+	leader_put(&p->leader);
+	free(p->buf);
+	free(p);
+	c->priv = NULL;
+}
+
+const struct counter_ops shared_counter_ops = {
+	.name = "shared",
+	.open_cpu = shared_open_cpu,
+	.enable = shared_enable,
+	.disable = shared_disable,
+	.read = shared_read,
+	.close = shared_close,
+};
