@@ -14,10 +14,11 @@
 const volatile __u32 nr_members = 1;
 const volatile __u32 nr_cpus = 1;
 /*
- * The context-switches event is incremented after the sched_switch tracepoint, for the task
- * switched out: its slice belongs to the task switched out the time before.
+ * Members that count context switches (bit per member): that event is incremented after the
+ * sched_switch tracepoint, for the task switched out, so its slice belongs to the task
+ * switched out the time before.
  */
-const volatile bool credit_previous_owner;
+const volatile __u32 prev_owner_members;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
@@ -82,12 +83,18 @@ struct {
 	__uint(max_entries, 1);
 } last_owner SEC(".maps");
 
-/* One slice of every member, and whom it belongs to, handed to the per-session loop. */
+/*
+ * One slice of every member, and whom it belongs to, handed to the per-session loop. The time
+ * (enabled, running) is always the running task's; the counts of prev_owner_members are the
+ * previous owner's (cnt_tid, cnt_tgid).
+ */
 struct slice {
 	struct bpf_perf_event_value delta[LEADER_MAX_MEMBERS];
 	__u32 cpu;
 	__u32 tid;
 	__u32 tgid;
+	__u32 cnt_tid;
+	__u32 cnt_tgid;
 	__u32 nr_slots;
 };
 
@@ -110,9 +117,10 @@ static bool id_in_filter(__u32 slot, __u32 id, bool *exited)
 	return true;
 }
 
-static bool slice_is_for(struct leader_session *s, __u32 slot, struct slice *sl, bool *exited)
+static bool slice_is_for(struct leader_session *s, __u32 slot, __u32 cpu, __u32 tid, __u32 tgid,
+			 bool *exited)
 {
-	__u32 word = sl->cpu / 64;
+	__u32 word = cpu / 64;
 
 	*exited = false;
 	switch (s->filter) {
@@ -121,11 +129,11 @@ static bool slice_is_for(struct leader_session *s, __u32 slot, struct slice *sl,
 	case FILTER_CPU:
 		if (word >= LEADER_MAX_CPUS / 64)
 			return false;
-		return s->cpus[word] & (1ull << (sl->cpu % 64));
+		return s->cpus[word] & (1ull << (cpu % 64));
 	case FILTER_TID:
-		return sl->tid && id_in_filter(slot, sl->tid, exited);
+		return tid && id_in_filter(slot, tid, exited);
 	case FILTER_TGID:
-		return sl->tgid && id_in_filter(slot, sl->tgid, exited);
+		return tgid && id_in_filter(slot, tgid, exited);
 	}
 	return false;
 }
@@ -139,7 +147,7 @@ static long credit_session(__u32 slot, void *ctx)
 {
 	struct slice *sl = ((struct credit_ctx *)ctx)->sl;
 	struct leader_session *s;
-	bool exited;
+	bool exited, owner_exited, time_ok, count_ok;
 	__u32 m;
 
 	if (slot >= sl->nr_slots)
@@ -147,7 +155,11 @@ static long credit_session(__u32 slot, void *ctx)
 	s = bpf_map_lookup_elem(&sessions, &slot);
 	if (!s || s->state != SLOT_ACTIVE || !s->enabled)
 		return 0;
-	if (!slice_is_for(s, slot, sl, &exited))
+	time_ok = slice_is_for(s, slot, sl->cpu, sl->tid, sl->tgid, &exited);
+	count_ok = time_ok;
+	if (prev_owner_members)
+		count_ok = slice_is_for(s, slot, sl->cpu, sl->cnt_tid, sl->cnt_tgid, &owner_exited);
+	if (!time_ok && !count_ok)
 		return 0;
 	for (m = 0; m < LEADER_MAX_MEMBERS && m < nr_members; m++) {
 		__u32 key = slot * LEADER_MAX_MEMBERS + m;
@@ -155,12 +167,17 @@ static long credit_session(__u32 slot, void *ctx)
 
 		if (!acc)
 			continue;
-		acc->counter += sl->delta[m].counter;
-		acc->enabled += sl->delta[m].enabled;
-		acc->running += sl->delta[m].running;
+		if (prev_owner_members & (1u << m) ? count_ok : time_ok)
+			acc->counter += sl->delta[m].counter;
+		if (time_ok) {
+			acc->enabled += sl->delta[m].enabled;
+			acc->running += sl->delta[m].running;
+		}
 	}
-	/* With credit_previous_owner an exited task is forgotten at its own last switch. */
-	if (exited && !credit_previous_owner) {
+	if (!time_ok)
+		return 0;
+	/* With prev_owner_members an exited task is forgotten at its own last switch. */
+	if (exited && !prev_owner_members) {
 		struct leader_filter_key key = {
 			.slot = slot,
 			.id = s->filter == FILTER_TID ? sl->tid : sl->tgid,
@@ -173,7 +190,7 @@ static long credit_session(__u32 slot, void *ctx)
 
 /*
  * A task's final switch comes after perf stops counting it (perf_event_exit_task), so with
- * credit_previous_owner the increment that switch makes is not the task's: forget the task
+ * prev_owner_members the increment that switch makes is not the task's: forget the task
  * as it switches out for the last time.
  */
 struct forget_ctx {
@@ -199,6 +216,24 @@ static long forget_exited(__u32 slot, void *ctx)
 	if (val && val->exited)
 		bpf_map_delete_elem(&filter, &key);
 	return 0;
+}
+
+/*
+ * The next slice starts when this program ends: what it spent itself (its own time on the
+ * clocks) is nobody's, as direct counting never sees it either.
+ */
+static void restart_slices(__u32 cpu)
+{
+	__u32 m;
+
+	for (m = 0; m < LEADER_MAX_MEMBERS && m < nr_members; m++) {
+		struct bpf_perf_event_value val, *prev;
+		__u32 key = m;
+
+		prev = bpf_map_lookup_elem(&prev_readings, &key);
+		if (prev && !bpf_perf_event_read_value(&events, m * nr_cpus + cpu, &val, sizeof(val)))
+			*prev = val;
+	}
 }
 
 /*
@@ -239,15 +274,15 @@ static int account(__u32 tid, __u32 tgid, bool at_switch)
 			*diff = sl->delta[0];
 	}
 	sl->cpu = cpu;
-	sl->tid = tid;
-	sl->tgid = tgid;
-	if (credit_previous_owner) {
+	sl->tid = sl->cnt_tid = tid;
+	sl->tgid = sl->cnt_tgid = tgid;
+	if (prev_owner_members) {
 		struct owner *last = bpf_map_lookup_elem(&last_owner, &zero);
 
 		if (!last)
 			return 0;
-		sl->tid = last->tid;
-		sl->tgid = last->tgid;
+		sl->cnt_tid = last->tid;
+		sl->cnt_tgid = last->tgid;
 		/* A read consumes the pending increment; a switch makes a new one. */
 		last->tid = at_switch ? tid : 0;
 		last->tgid = at_switch ? tgid : 0;
@@ -260,11 +295,12 @@ static int account(__u32 tid, __u32 tgid, bool at_switch)
 
 		bpf_loop(sl->nr_slots, credit_session, &cc, 0);
 	}
-	if (credit_previous_owner && at_switch) {
+	if (prev_owner_members && at_switch) {
 		struct forget_ctx fc = { .tid = tid, .tgid = tgid, .nr_slots = sl->nr_slots };
 
 		bpf_loop(sl->nr_slots, forget_exited, &fc, 0);
 	}
+	restart_slices(cpu);
 	return 0;
 }
 

@@ -37,7 +37,11 @@ struct open_ctx {
 
 struct counter_ops {
 	const char *name;
-	/* Opens on cpu index cpu_idx of the target (every thread). */
+	/*
+	 * Opens on cpu index cpu_idx of the target (every thread). Returns 0, the kernel's
+	 * -errno (the session reports it as perf does), or -ECANCELED when the backend has
+	 * already printed why it cannot go on.
+	 */
 	int (*open_cpu)(struct counter *c, struct open_ctx *ctx, int cpu_idx);
 	int (*enable)(struct counter *c);
 	int (*disable)(struct counter *c);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "leader.h"
+#include "counter.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -169,7 +171,8 @@ static int install_events(struct leader_bpf *skel, const struct perf_event_attr 
 			struct perf_event_attr attr = attrs[m];
 			__u32 key = m * nr_cpus + cpu;
 
-			attr.disabled = 0;
+			/* a group starts once complete, as perf enables its groups */
+			attr.disabled = nr > 1 && m == 0;
 			attr.inherit = 0;
 			attr.enable_on_exec = 0;
 			attr.sample_type = 0;
@@ -191,6 +194,8 @@ static int install_events(struct leader_bpf *skel, const struct perf_event_attr 
 				break;
 			}
 		}
+		if (!err && nr > 1 && ioctl(fds[0], PERF_EVENT_IOC_ENABLE, 0) < 0)
+			err = -errno;
 		/* BPF_F_PRESERVE_ELEMS: the array keeps the events after these fds close. */
 		while (--m >= 0)
 			if (fds[m] >= 0)
@@ -200,10 +205,17 @@ static int install_events(struct leader_bpf *skel, const struct perf_event_attr 
 	return err;
 }
 
-static bool counts_context_switches(const struct perf_event_attr *attrs, int nr)
+/* The members counting context switches: their slices go to the previous owner. */
+static __u32 context_switch_members(const struct perf_event_attr *attrs, int nr)
 {
-	return nr == 1 && attrs[0].type == PERF_TYPE_SOFTWARE &&
-	       attrs[0].config == PERF_COUNT_SW_CONTEXT_SWITCHES;
+	__u32 mask = 0;
+	int m;
+
+	for (m = 0; m < nr; m++)
+		if (attrs[m].type == PERF_TYPE_SOFTWARE &&
+		    attrs[m].config == PERF_COUNT_SW_CONTEXT_SWITCHES)
+			mask |= 1u << m;
+	return mask;
 }
 
 static int dup_or_fail(int fd)
@@ -228,7 +240,7 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	bpf_map__set_max_entries(skel->maps.events, nr_cpus * nr);
 	skel->rodata->nr_members = nr;
 	skel->rodata->nr_cpus = nr_cpus;
-	skel->rodata->credit_previous_owner = counts_context_switches(attrs, nr);
+	skel->rodata->prev_owner_members = context_switch_members(attrs, nr);
 	err = leader_bpf__load(skel);
 	if (err)
 		goto out;
@@ -300,14 +312,17 @@ int leader_get(const struct attr_map *map, const struct perf_event_attr *key,
 		return 0;
 	}
 	err = create_leader(h, attrs, nr);
+	if (err && open_error_is_unsupported(err))
+		return err;	/* the event itself: <not supported>, as with direct counting */
 	if (err) {
 		pr_err("Failed to load the shared counter leader: %s", strerror(-err));
-		return err;
+		return -ECANCELED;
 	}
 	err = check_test_run(h);
 	if (err) {
 		pr_err("Failed to read shared counters: the kernel refuses BPF_PROG_TEST_RUN of "
 		       "raw_tp programs on a given CPU (%s)", strerror(-err));
+		err = -ECANCELED;
 		goto fail;
 	}
 	entry.link_id = link_id_of(h->link_fds[0]);
@@ -340,6 +355,7 @@ int leader_get(const struct attr_map *map, const struct perf_event_attr *key,
 	if (err) {
 		pr_err("Failed to add the shared counter to the BPF attr map %s: %s%s", map->path,
 		       strerror(-err), err == -E2BIG ? " (the map is full)" : "");
+		err = -ECANCELED;
 		goto fail;
 	}
 	pr_debug(verbose, 1, "bperf: new leader link %u", entry.link_id);

@@ -19,6 +19,7 @@ struct shared_priv {
 	struct bpf_perf_event_value *buf; /* [possible CPUs] */
 	const char *map_path;
 	const struct target *target;
+	struct perf_event_attr key;	/* the attr map key of the leader */
 };
 
 static int build_spec(const struct counter *c, const struct open_ctx *ctx,
@@ -43,25 +44,61 @@ static int build_spec(const struct counter *c, const struct open_ctx *ctx,
 	return 0;
 }
 
+/* A group member's place in its group: members follow their leader in the evlist. */
+static int member_index(const struct counter *c)
+{
+	return c->evsel->idx - c->evsel->leader_idx;
+}
+
+/*
+ * A group's attr map key: its leader's attr marked in a field the kernel requires to be zero,
+ * with a hash of every member in sig_data. No perf_event_open attr can equal it, so upstream
+ * perf never mistakes it for one of its single-event entries.
+ */
+#define GROUP_KEY_MARK 0xb9e6
+
+static void group_key(const struct perf_event_attr *attrs, int nr, struct perf_event_attr *key)
+{
+	const unsigned char *bytes = (const unsigned char *)attrs;
+	__u64 hash = 0xcbf29ce484222325ull;	/* FNV-1a */
+	size_t i;
+
+	for (i = 0; i < nr * sizeof(*attrs); i++)
+		hash = (hash ^ bytes[i]) * 0x100000001b3ull;
+	*key = attrs[0];
+	key->__reserved_2 = GROUP_KEY_MARK;
+	key->sig_data = hash;
+}
+
 static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 {
+	struct perf_event_attr attrs[LEADER_MAX_MEMBERS], key;
+	int nr = c->evsel->nr_members > 1 ? c->evsel->nr_members : 1;
 	struct shared_priv *p;
 	struct leader_session_spec spec;
 	struct attr_map map;
-	int err;
+	int err, m;
 
-	/* One slot serves every CPU of the target. */
-	if (cpu_idx)
+	/* One slot serves every CPU of the target, and every member of a group. */
+	if (cpu_idx || c->leader != c)
 		return 0;
+	if (nr > LEADER_MAX_MEMBERS)
+		return -E2BIG;
+	for (m = 0; m < nr; m++)
+		attrs[m] = c[m].evsel->parsed_attr;
+	key = attrs[0];
+	if (nr > 1)
+		group_key(attrs, nr, &key);
 	p = xzalloc(sizeof(*p));
 	p->map_path = ctx->bpf_attr_map ? ctx->bpf_attr_map : DEFAULT_ATTR_MAP_PATH;
 	build_spec(c, ctx, &spec);
 	spec.enabled = false;
 	err = attr_map_open_locked(&map, p->map_path);
-	if (err)
+	if (err) {
+		err = -ECANCELED;	/* reported */
 		goto fail;
-	err = leader_get(&map, &c->evsel->parsed_attr, &c->evsel->parsed_attr, 1, ctx->verbose,
-			 &p->leader);
+	}
+	err = leader_get(&map, &key, attrs, nr, ctx->verbose, &p->leader);
 	if (!err) {
 		err = leader_slot_claim(&p->leader, &spec, &p->slot);
 		if (err) {
@@ -69,6 +106,7 @@ static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 			       err == -ENOSPC ? "every session slot of its leader is taken" :
 			       strerror(-err));
 			leader_put(&p->leader);
+			err = -ECANCELED;
 		}
 	}
 	attr_map_close(&map);
@@ -76,20 +114,22 @@ static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 		goto fail;
 	p->per_cpu = spec.filter == FILTER_CPU;
 	p->target = ctx->target;
+	p->key = key;
 	p->buf = xzalloc(p->leader.nr_cpus * sizeof(*p->buf));
 	c->priv = p;
 	return 0;
 fail:
 	free(p);
-	/* Failures here are the session's to report, never an unsupported event. */
-	return err == -EINVAL || err == -ENOENT ? -EPERM : err;
+	/* -ECANCELED: reported already; an unsupported event's errno: <not supported> */
+	return err;
 }
 
 static int shared_set_enabled(struct counter *c, bool enabled)
 {
 	struct shared_priv *p = c->priv;
 
-	if (!p)
+	/* a group's members share their leader's slot */
+	if (!p || c->leader != c)
 		return 0;
 	/* Slices that ran before this moment belong to the old state. */
 	leader_sync(&p->leader);
@@ -108,7 +148,7 @@ static int shared_disable(struct counter *c)
 
 static int shared_read(struct counter *c)
 {
-	struct shared_priv *p = c->priv;
+	struct shared_priv *p = c->leader->priv;
 	const struct target *t;
 	int err, i, cpu;
 
@@ -116,7 +156,7 @@ static int shared_read(struct counter *c)
 		return 0;
 	err = leader_sync(&p->leader);
 	if (!err)
-		err = leader_read(&p->leader, p->slot, 0, p->buf);
+		err = leader_read(&p->leader, p->slot, member_index(c), p->buf);
 	if (err)
 		return err;
 	memset(c->counts, 0, c->nr_cpus * c->nr_threads * sizeof(*c->counts));
@@ -152,9 +192,9 @@ static void shared_close(struct counter *c)
 			struct attr_map_entry entry;
 
 			/* The last user takes its leader's entry out: no dead entry stays. */
-			if (!attr_map_lookup(&map, &c->evsel->parsed_attr, &entry) &&
+			if (!attr_map_lookup(&map, &p->key, &entry) &&
 			    entry.link_id == p->leader.link_id)
-				attr_map_delete(&map, &c->evsel->parsed_attr);
+				attr_map_delete(&map, &p->key);
 		}
 		attr_map_sweep(&map);
 		attr_map_close(&map);

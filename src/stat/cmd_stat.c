@@ -305,12 +305,15 @@ static int run_once(struct stat_run *r, int run_idx)
 			workload_kill(&r->workload, SIGKILL);
 		return err;
 	}
-	/* perf's order: t0, release the workload, enable, then learn whether exec worked. */
+	/*
+	 * t0, enable, release the workload. perf enables after the release, so a workload woken
+	 * on bperf's CPU can run ahead of the enable and lose counts in -a/-C mode.
+	 */
 	t0 = now_ns();
-	if (r->have_workload)
-		workload_start(&r->workload);
 	if (!(s->target.forked && !o->delay_ms))
 		session_enable(s);
+	if (r->have_workload)
+		workload_start(&r->workload);
 	/* -I prints before collect_run(): the aggregates must exist by then. */
 	if (!r->aggr)
 		r->nr_aggr = aggr_ids_build(o->aggr_mode, &s->target, &r->aggr);

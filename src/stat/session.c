@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../common.h"
+#include "../../bpf/leader.h"
 
 static void warn_overrides(const struct stat_options *o)
 {
@@ -131,16 +132,26 @@ static const struct counter_ops *choose_backend(const struct stat_session *s,
 {
 	const char *why = NULL;
 
-	if (!s->opts->bpf_counters && !evsel->bpf_counter)
+	const struct evsel *leader = &s->evlist->entries[evsel->leader_idx];
+	int i;
+
+	/* A group is shared or not as a whole, as its leader is. */
+	if (!s->opts->bpf_counters && !leader->bpf_counter)
 		return &direct_counter_ops;
-	if (evsel->tool)
-		why = "tool events are not perf events";
-	else if (evsel->nr_members > 1 || evsel->leader_idx != evsel->idx)
-		why = "event groups are not shared yet";
-	else if (s->opts->aggr_mode == AGGR_THREAD)
+	for (i = leader->idx; i < s->evlist->nr && !why; i++) {
+		const struct evsel *e = &s->evlist->entries[i];
+
+		if (e->leader_idx != leader->idx)
+			break;
+		if (e->tool)
+			why = "tool events are not perf events";
+		else if (e->requires_cpu)
+			why = "the PMU counts per CPU only";
+	}
+	if (!why && leader->nr_members > LEADER_MAX_MEMBERS)
+		why = "the group has more members than a shared leader reads";
+	else if (!why && s->opts->aggr_mode == AGGR_THREAD)
 		why = "--per-thread needs per-thread counters";
-	else if (evsel->requires_cpu)
-		why = "the PMU counts per CPU only";
 	if (!why)
 		return &shared_counter_ops;
 	pr_debug(s->opts->verbose, 1, "bperf: counting %s directly: %s", evsel->name, why);
@@ -223,6 +234,8 @@ int session_open(struct stat_session *s)
 			err = c->ops->open_cpu(c, &s->open_ctx, cpu);
 			if (!err)
 				continue;
+			if (err == -ECANCELED)
+				return EXIT_FATAL;
 			if (open_error_is_unsupported(err)) {
 				c->supported = false;
 				c->open_err = err;

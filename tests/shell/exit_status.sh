@@ -119,7 +119,15 @@ both() {
 		diff -u "$tmp/p.err1" "$tmp/b.err1" >&2 || case_fail "$name $*"
 		return
 	fi
-	(compare_stat_outputs "$tmp/p.err0" "$tmp/b.err") || case_fail "$name $*"
+	if $flaky; then
+		# perf 6.1 sometimes loses the workload's status, and with it the psignal line:
+		# callers assert bperf's line themselves
+		sed -i '/^sh: /d' "$tmp/p.err0"
+		grep -v '^sh: ' "$tmp/b.err" >"$tmp/b.err0"
+	else
+		cp "$tmp/b.err" "$tmp/b.err0"
+	fi
+	(compare_stat_outputs "$tmp/p.err0" "$tmp/b.err0") || case_fail "$name $*"
 	LAST_RC=$brc
 }
 
@@ -135,7 +143,7 @@ for code in 0 1 3 255; do
 done
 for sig in TERM SEGV KILL INT; do
 	LAST_RC=x
-	both workload_signal SIG=$sig
+	both --perf-may-exit-0 workload_signal SIG=$sig
 	expect_rc "workload killed by SIG$sig" 0
 	grep -q "^sh: " "$tmp/b.err" || case_fail "SIG$sig: no 'sh: <signal>' line"
 done
