@@ -6,6 +6,8 @@
 #   make deps         install missing Debian packages and locales (root)
 #   make demo         deps + build, then count a few built-in workloads
 #   make check        deps + build + unit tests (.output/tests/), then tests/run.sh
+#   make vmtest       deps + build, then tests/run.sh in a QEMU guest on Debian's stock kernel
+#                     (tools/vmtest; KERNEL=path/to/bzImage boots another kernel)
 #   make install      PREFIX=/usr/local DESTDIR= : bin/bperf and the man pages
 #   make clean
 #   V=1               show the full commands
@@ -77,7 +79,7 @@ MANPAGES := $(sort $(wildcard man/*.1))
 # keep the BPF objects although only the skeletons are asked for
 .SECONDARY: $(BPF_OBJS)
 
-.PHONY: all deps demo check tests workloads skeletons install clean libbpf-check FORCE
+.PHONY: all deps demo check vmtest tests workloads skeletons install clean libbpf-check FORCE
 
 all: bperf workloads
 
@@ -138,11 +140,18 @@ demo:
 	$(Q)$(MAKE) --no-print-directory all
 	./bperf stat -- $(OUTPUT)/workloads/pagetouch 1000
 	./bperf stat -e task-clock,context-switches,page-faults -- $(OUTPUT)/workloads/pingpong 1000
+	./bperf stat -e page-faults,page-faults:b,context-switches,context-switches:b \
+		-- $(OUTPUT)/workloads/pingpong 1000
 
 check:
 	$(Q)$(MAKE) --no-print-directory deps
 	$(Q)$(MAKE) --no-print-directory all tests
 	tests/run.sh
+
+vmtest:
+	$(Q)$(MAKE) --no-print-directory deps
+	$(Q)$(MAKE) --no-print-directory all tests
+	tools/vmtest $(if $(KERNEL),--kernel $(KERNEL))
 
 install: bperf
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1

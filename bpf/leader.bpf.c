@@ -19,6 +19,8 @@ const volatile __u32 nr_cpus = 1;
  * switched out the time before.
  */
 const volatile __u32 prev_owner_members;
+/* The attr map key this leader counts: a session never adopts a leader of another event. */
+const volatile __u8 attr_key[LEADER_KEY_SIZE];
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
@@ -74,6 +76,7 @@ struct {
 struct owner {
 	__u32 tid;
 	__u32 tgid;
+	__u64 when;	/* the switch that made the pending increment (bpf_ktime_get_ns) */
 };
 
 struct {
@@ -82,6 +85,18 @@ struct {
 	__uint(value_size, sizeof(struct owner));
 	__uint(max_entries, 1);
 } last_owner SEC(".maps");
+
+/*
+ * When each slot's session started counting at its workload's exec. A pending increment on
+ * another CPU from before the exec (the workload blocked there before exec, then ran elsewhere)
+ * is not its: on_exec can only flush its own CPU.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u64));
+	__uint(max_entries, LEADER_MAX_SESSIONS);
+} exec_start SEC(".maps");
 
 /*
  * One slice of every member, and whom it belongs to, handed to the per-session loop. The time
@@ -96,6 +111,8 @@ struct slice {
 	__u32 cnt_tid;
 	__u32 cnt_tgid;
 	__u32 nr_slots;
+	__u64 cnt_when;	/* when the owner's switch was */
+	__u32 busy;	/* a reading is in progress on this CPU (see account()) */
 };
 
 struct {
@@ -157,8 +174,12 @@ static long credit_session(__u32 slot, void *ctx)
 		return 0;
 	time_ok = slice_is_for(s, slot, sl->cpu, sl->tid, sl->tgid, &exited);
 	count_ok = time_ok;
-	if (prev_owner_members)
-		count_ok = slice_is_for(s, slot, sl->cpu, sl->cnt_tid, sl->cnt_tgid, &owner_exited);
+	if (prev_owner_members) {
+		__u64 *start = bpf_map_lookup_elem(&exec_start, &slot);
+
+		count_ok = slice_is_for(s, slot, sl->cpu, sl->cnt_tid, sl->cnt_tgid, &owner_exited) &&
+			   !(start && sl->cnt_when < *start);
+	}
 	if (!time_ok && !count_ok)
 		return 0;
 	for (m = 0; m < LEADER_MAX_MEMBERS && m < nr_members; m++) {
@@ -241,7 +262,7 @@ static void restart_slices(__u32 cpu)
  * that count (tid, tgid). at_switch: called at a real switch (the task is being switched out),
  * rather than to bring the counts up to date before a read.
  */
-static int account(__u32 tid, __u32 tgid, bool at_switch)
+static int account_slice(__u32 tid, __u32 tgid, bool at_switch)
 {
 	__u32 zero = 0, m, cpu = bpf_get_smp_processor_id();
 	struct leader_state *st;
@@ -283,6 +304,8 @@ static int account(__u32 tid, __u32 tgid, bool at_switch)
 			return 0;
 		sl->cnt_tid = last->tid;
 		sl->cnt_tgid = last->tgid;
+		sl->cnt_when = last->when;
+		last->when = bpf_ktime_get_ns();
 		/* A read consumes the pending increment; a switch makes a new one. */
 		last->tid = at_switch ? tid : 0;
 		last->tgid = at_switch ? tgid : 0;
@@ -309,6 +332,28 @@ static int account(__u32 tid, __u32 tgid, bool at_switch)
  * BPF_PROG_TEST_RUN on each CPU before reading, with zeroed args: then the slice so far belongs
  * to whatever runs on that CPU now.
  */
+/*
+ * on_exec's flush runs with interrupts on, so a test run's IPI (another session reading) can
+ * interrupt it on the same CPU: the interrupting reading leaves the per-CPU state alone and
+ * returns LEADER_SYNC_BUSY, and user space runs it again.
+ */
+static int account(__u32 tid, __u32 tgid, bool at_switch)
+{
+	struct slice *sl;
+	__u32 zero = 0;
+	int ret;
+
+	sl = bpf_map_lookup_elem(&slice_buf, &zero);
+	if (!sl)
+		return 0;
+	if (sl->busy)
+		return LEADER_SYNC_BUSY;
+	sl->busy = 1;
+	ret = account_slice(tid, tgid, at_switch);
+	sl->busy = 0;
+	return ret;
+}
+
 SEC("raw_tp/sched_switch")
 int on_switch(struct bpf_raw_tracepoint_args *ctx)
 {
@@ -342,6 +387,11 @@ static long start_on_exec(__u32 slot, void *ctx)
 		/* What ran before the exec belongs to the sessions already counting. */
 		account(ec->tid, ec->tgid, false);
 		ec->flushed = true;
+	}
+	{
+		__u64 now = bpf_ktime_get_ns();
+
+		bpf_map_update_elem(&exec_start, &slot, &now, BPF_ANY);
 	}
 	s->exec_tgid = 0;
 	s->enabled = 1;

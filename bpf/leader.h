@@ -26,6 +26,10 @@
 #define LEADER_MAX_MEMBERS 8
 #define LEADER_MAX_CPUS 1024
 #define LEADER_FILTER_ENTRIES 65536
+/* Room for the attr map key a leader counts (struct perf_event_attr, any version). */
+#define LEADER_KEY_SIZE 256
+/* on_switch's return value when a test run found another reading in progress on its CPU */
+#define LEADER_SYNC_BUSY 1
 
 #define LEADER_PROG_NAME "on_switch"
 #define LEADER_SESSIONS_MAP "sessions"

@@ -567,3 +567,38 @@ bool config_list_has_token(const char *list, const char *name)
 	}
 	return false;
 }
+
+void stat_config_vars_read(struct stat_config_vars *vars)
+{
+	struct config_files files;
+	struct perf_config cfg;
+	const char *value;
+	int i;
+
+	config_files_from_env(&files);
+	perf_config_load(&cfg, &files);
+	/* in perf's order: every variable of the set in turn, so warnings come in that order */
+	memset(vars, 0, sizeof(*vars));
+	vars->big_num = -1;
+	for (i = 0; i < cfg.nr; i++) {
+		const struct config_item *item = &cfg.items[i];
+		char *key = xasprintf("%s.%s", item->section, item->name);
+
+		if (!strcmp(key, "stat.big-num"))
+			vars->big_num = config_parse_bool(key, item->value);
+		else if (!strcmp(key, "stat.no-csv-summary"))
+			vars->no_csv_summary = config_parse_bool(key, item->value);
+		free(key);
+	}
+	value = perf_config_get(&cfg, "stat.bpf-counter-events");
+	if (value)
+		vars->bpf_counter_events = xstrdup(value);
+	perf_config_free(&cfg);
+	config_files_free(&files);
+}
+
+void stat_config_vars_free(struct stat_config_vars *vars)
+{
+	free(vars->bpf_counter_events);
+	vars->bpf_counter_events = NULL;
+}

@@ -88,6 +88,20 @@ void perf_config_free(struct perf_config *cfg);
  */
 bool config_list_has_token(const char *list, const char *name);
 
+/* The stat.* variables perf 6.1 takes from its config files. */
+struct stat_config_vars {
+	int big_num;			/* stat.big-num: 0 or 1, -1 when not set */
+	bool no_csv_summary;		/* stat.no-csv-summary */
+	char *bpf_counter_events;	/* stat.bpf-counter-events, NULL when not set */
+};
+
+/*
+ * Reads the config files perf would read (config_files_from_env()) for `stat`; bad lines and
+ * bad values are reported as perf does and never fatal.
+ */
+void stat_config_vars_read(struct stat_config_vars *vars);
+void stat_config_vars_free(struct stat_config_vars *vars);
+
 /* `bperf config ...`: returns the exit code. */
 int cmd_config(int argc, const char **argv);
 

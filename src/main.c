@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "config.h"
 #include "events/evlist.h"
 #include "stat/cmd_stat.h"
 
@@ -14,6 +15,7 @@ static void usage(void)
 {
 	fprintf(stderr, "\n usage: bperf [--version] [--help] COMMAND [ARGS]\n\n"
 			" The commands are:\n"
+			"   config Get and set variables in perf's config files\n"
 			"   list   List the events bperf can count\n"
 			"   stat   Run a command and count its events, like perf stat\n\n");
 }
@@ -31,6 +33,8 @@ int main(int argc, char **argv)
 	cmd = argv[1];
 	if (!strcmp(cmd, "stat"))
 		return cmd_stat(argc - 1, (const char **)argv + 1);
+	if (!strcmp(cmd, "config"))
+		return cmd_config(argc - 1, (const char **)argv + 1);
 	if (!strcmp(cmd, "list"))
 		return cmd_list(argc - 1, argv + 1);
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {

@@ -6,7 +6,7 @@
 #	PASS name | FAIL name (+ the last lines of its output) | SKIP name (reason)
 # then "N passed, N failed, N skipped"; exits 1 if anything failed.
 #
-#	tests/run.sh [PATTERN]	only tests whose name (unit/test_x, shell/x) contains PATTERN
+#	tests/run.sh [PATTERN...]	only tests whose name (unit/test_x, shell/x) contains a PATTERN
 #
 # Unit tests skip with exit 77, shell tests with exit 2; the last output line is the reason.
 # Shell tests get BPERF, PERF and WORKLOADS in the environment and run from the repo top.
@@ -19,7 +19,7 @@ cd "$TOP" || exit 1
 export BPERF="${BPERF:-$TOP/bperf}"
 export PERF="${PERF:-/usr/bin/perf}"
 export WORKLOADS="${WORKLOADS:-$TOP/.output/workloads}"
-pattern=${1:-}
+patterns=("$@")
 timeout_s=${TEST_TIMEOUT:-300}
 
 passed=0
@@ -51,7 +51,13 @@ report() {
 }
 
 selected() {
-	[ -z "$pattern" ] || [[ $1 == *"$pattern"* ]]
+	local pattern
+
+	[ ${#patterns[@]} -eq 0 ] && return 0
+	for pattern in "${patterns[@]}"; do
+		[[ $1 == *"$pattern"* ]] && return 0
+	done
+	return 1
 }
 
 for src in tests/unit/test_*.c; do

@@ -9,6 +9,7 @@ set -euo pipefail
 PACKAGES=(
 	clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config make gcc libc6-dev
 	linux-perf locales
+	qemu-system-x86 busybox-static cpio
 )
 LOCALES=(en_US.UTF-8 de_DE.UTF-8)
 

@@ -21,7 +21,8 @@
 /* bpffs must hold the pin: mount it at the default place, or say how. */
 static int ensure_bpffs(const char *path)
 {
-	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	char *dir = xstrdup(strchr(path, '/') ? path : "."), *slash = strrchr(dir, '/');
+	bool is_default = false;
 	struct statfs st;
 	int err = 0;
 
@@ -29,12 +30,20 @@ static int ensure_bpffs(const char *path)
 		*slash = '\0';
 	else if (slash)
 		strcpy(dir, "/");
-	if (statfs(dir, &st) == 0 && st.f_type == BPF_FS_MAGIC)
+	if (statfs(dir, &st)) {
+		err = -errno;
+		pr_err("Failed to use the BPF attr map %s: %s: %s", path, dir, strerror(-err));
 		goto out;
-	if (!strcmp(dir, "/sys/fs/bpf") && !mount("bpf", dir, "bpf", 0, NULL))
+	}
+	if (st.f_type == BPF_FS_MAGIC)
 		goto out;
-	pr_err("Failed to use the BPF attr map %s: %s is not on a bpf filesystem "
-	       "(mount it with: mount -t bpf bpf %s)", path, dir, dir);
+	is_default = !strcmp(dir, "/sys/fs/bpf");
+	if (is_default && !mount("bpf", dir, "bpf", 0, NULL))
+		goto out;
+	/* Only the default place is worth mounting bpffs on: never suggest covering /tmp. */
+	pr_err("Failed to use the BPF attr map %s: %s is not on a bpf filesystem (%s)", path, dir,
+	       is_default ? "mount it with: mount -t bpf bpf /sys/fs/bpf" :
+	       "pick a path under a bpffs mount such as /sys/fs/bpf");
 	err = -ENOENT;
 out:
 	free(dir);
@@ -124,7 +133,9 @@ int attr_map_open_locked(struct attr_map *map, const char *path)
 	if (map->fd < 0) {
 		err = errno == ENOENT ? create_or_get(map) : -errno;
 		if (err) {
-			pr_err("Failed to open the BPF attr map %s: %s", path, strerror(-err));
+			pr_err("Failed to open the BPF attr map %s: %s%s", path, strerror(-err),
+			       err == -EPERM || err == -EACCES ?
+			       " (shared counters need root, or CAP_BPF and CAP_PERFMON)" : "");
 			return err;
 		}
 	}

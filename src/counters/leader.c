@@ -110,10 +110,44 @@ static int adopt_maps(struct leader_handle *h, int prog_fd)
 }
 
 /*
- * The leader an attr map entry names, if it is a live bperf leader of this layout for nr
- * members. Anything else (gone, upstream perf's, not a leader at all) is not used: -ENOENT.
+ * Whether the leader program counts key: its frozen .rodata holds the key it was made for, so
+ * an entry naming another event's leader (a reused or forged id) is never adopted.
  */
-static int adopt_leader(struct leader_handle *h, const struct attr_map_entry *entry, int nr)
+static bool leader_counts_key(int prog_fd, const struct perf_event_attr *key)
+{
+	struct bpf_prog_info info = { 0 };
+	__u32 len = sizeof(info), ids[16], i;
+	struct leader_bpf__rodata ro;
+	bool match = false;
+
+	info.nr_map_ids = ARRAY_SIZE(ids);
+	info.map_ids = (unsigned long)ids;
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len) || info.nr_map_ids > ARRAY_SIZE(ids))
+		return false;
+	for (i = 0; i < info.nr_map_ids && !match; i++) {
+		struct bpf_map_info minfo = { 0 };
+		__u32 mlen = sizeof(minfo), zero = 0;
+		int fd = bpf_map_get_fd_by_id(ids[i]);
+		size_t n;
+
+		if (fd < 0)
+			continue;
+		n = bpf_obj_get_info_by_fd(fd, &minfo, &mlen) ? 0 : strlen(minfo.name);
+		if (n > 7 && !strcmp(minfo.name + n - 7, ".rodata") &&
+		    minfo.value_size == sizeof(ro) && !bpf_map_lookup_elem(fd, &zero, &ro))
+			match = !memcmp(ro.attr_key, key, sizeof(*key));
+		close(fd);
+	}
+	return match;
+}
+
+/*
+ * The leader an attr map entry names, if it is a live bperf leader of this layout for nr
+ * members counting key. Anything else (gone, upstream perf's, another event's, not a leader at
+ * all) is not used: -ENOENT.
+ */
+static int adopt_leader(struct leader_handle *h, const struct attr_map_entry *entry,
+			const struct perf_event_attr *key, int nr)
 {
 	struct bpf_link_info linfo = { 0 };
 	__u32 len = sizeof(linfo);
@@ -127,7 +161,7 @@ static int adopt_leader(struct leader_handle *h, const struct attr_map_entry *en
 	    linfo.type != BPF_LINK_TYPE_RAW_TRACEPOINT)
 		goto fail;
 	h->prog_fd = bpf_prog_get_fd_by_id(linfo.prog_id);
-	if (h->prog_fd < 0 || adopt_maps(h, h->prog_fd))
+	if (h->prog_fd < 0 || adopt_maps(h, h->prog_fd) || !leader_counts_key(h->prog_fd, key))
 		goto fail;
 	if (read_state(h, &st) || st.abi_version != LEADER_ABI_VERSION ||
 	    st.nr_members != (__u32)nr || st.nr_cpus != (__u32)libbpf_num_possible_cpus())
@@ -225,7 +259,8 @@ static int dup_or_fail(int fd)
 	return d < 0 ? -errno : d;
 }
 
-static int create_leader(struct leader_handle *h, const struct perf_event_attr *attrs, int nr)
+static int create_leader(struct leader_handle *h, const struct perf_event_attr *key,
+			 const struct perf_event_attr *attrs, int nr)
 {
 	struct bpf_program *progs[LEADER_NR_LINKS];
 	struct bpf_link *links[LEADER_NR_LINKS] = { 0 };
@@ -241,6 +276,8 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	skel->rodata->nr_members = nr;
 	skel->rodata->nr_cpus = nr_cpus;
 	skel->rodata->prev_owner_members = context_switch_members(attrs, nr);
+	_Static_assert(sizeof(*key) <= LEADER_KEY_SIZE, "attr map key too big for the leader");
+	memcpy((void *)skel->rodata->attr_key, key, sizeof(*key));
 	err = leader_bpf__load(skel);
 	if (err)
 		goto out;
@@ -307,11 +344,11 @@ int leader_get(const struct attr_map *map, const struct perf_event_attr *key,
 	int err;
 
 	handle_init(h);
-	if (!attr_map_lookup(map, key, &entry) && !adopt_leader(h, &entry, nr)) {
+	if (!attr_map_lookup(map, key, &entry) && !adopt_leader(h, &entry, key, nr)) {
 		pr_debug(verbose, 1, "bperf: sharing leader link %u", entry.link_id);
 		return 0;
 	}
-	err = create_leader(h, attrs, nr);
+	err = create_leader(h, key, attrs, nr);
 	if (err && open_error_is_unsupported(err))
 		return err;	/* the event itself: <not supported>, as with direct counting */
 	if (err) {

@@ -2,40 +2,59 @@
 /* Session slots in a leader's table, and reading a slot's sums. Callers hold the attr map lock. */
 #include <bpf/bpf.h>
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "../common.h"
 #include "leader.h"
 
-/* Field 22 of /proc/PID/stat: with the pid it names one process for good. */
-static __u64 process_start_time(pid_t pid)
+/*
+ * Fields 3 (state), 9 (flags) and 22 (start time) of /proc/PID/stat; false if the process is
+ * gone. The start time and the pid name one process for good.
+ */
+static bool process_stat(pid_t pid, char *state, unsigned int *flags, __u64 *start)
 {
 	char path[64], buf[1024], *p;
-	unsigned long long start = 0;
-	int field;
+	unsigned long long start_time;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
 	if (read_text_file(path, buf, sizeof(buf)))
-		return 0;
+		return false;
+	/* after "pid (comm)": state ppid pgrp session tty tpgid flags, 6 %lu, 6 %ld, start */
 	p = strrchr(buf, ')');
-	if (!p)
-		return 0;
-	/* after "pid (comm)" comes field 3 */
-	for (field = 3, p++; *p && field < 22; p++)
-		if (*p == ' ' && p[1] != ' ')
-			field++;
-	if (field == 22)
-		sscanf(p, "%llu", &start);
-	return start;
+	if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %u %*u %*u %*u %*u %*u %*u %*d %*d %*d "
+			 "%*d %*d %*d %llu", state, flags, &start_time) != 3)
+		return false;
+	*start = start_time;
+	return true;
 }
 
+static __u64 process_start_time(pid_t pid)
+{
+	unsigned int flags;
+	__u64 start;
+	char state;
+
+	return process_stat(pid, &state, &flags, &start) ? start : 0;
+}
+
+#define PROC_PF_EXITING 0x4	/* the kernel's PF_EXITING, in the stat flags */
+
+/* A session killed by a signal is dead as soon as it exits: a zombie holds no leader fds. */
 static bool owner_alive(const struct leader_session *s)
 {
-	return s->owner_pid && process_start_time(s->owner_pid) == s->owner_start;
+	unsigned int flags;
+	__u64 start;
+	char state;
+
+	return s->owner_pid && process_stat(s->owner_pid, &state, &flags, &start) &&
+	       start == s->owner_start && state != 'Z' && state != 'X' &&
+	       !(flags & PROC_PF_EXITING);
 }
 
 static void delete_slot_filter(struct leader_handle *h, __u32 slot)
@@ -115,6 +134,36 @@ static __u32 highest_active(const struct leader_session *table)
 	return n;
 }
 
+/* Runs the leader on one CPU, again while it finds an on_exec flush there in progress. */
+static int sync_cpu(const struct leader_handle *h, __u32 cpu)
+{
+	int tries;
+
+	for (tries = 0; tries < 1000; tries++) {
+		__u64 args[3] = { 0 };
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args),
+			    .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
+
+		/* offline CPUs refuse (ENXIO): nothing ran there */
+		if (bpf_prog_test_run_opts(h->prog_fd, &opts))
+			return errno == ENXIO ? 0 : -errno;
+		if (opts.retval != LEADER_SYNC_BUSY)
+			return 0;
+		sched_yield();
+	}
+	return 0;
+}
+
+static int sync_all_cpus(const struct leader_handle *h)
+{
+	__u32 cpu;
+	int err = 0;
+
+	for (cpu = 0; cpu < h->nr_cpus && !err; cpu++)
+		err = sync_cpu(h, cpu);
+	return err;
+}
+
 int leader_slot_claim(struct leader_handle *h, const struct leader_session_spec *spec,
 		      __u32 *slot_out)
 {
@@ -135,6 +184,15 @@ int leader_slot_claim(struct leader_handle *h, const struct leader_session_spec 
 		err = -ENOSPC;
 		goto out;
 	}
+	/*
+	 * A leader run that saw the slot's last session still active may be adding to its sums
+	 * right now: a run on every CPU waits for those to end (a real switch runs with interrupts
+	 * off, an on_exec flush makes the test run retry). The attr map lock, held here, is also
+	 * leader_sync()'s: no test run can nest.
+	 */
+	err = sync_all_cpus(h);
+	if (err)
+		goto out;
 	/* Sums first, then the filter, then the slot, then the loop bound: no half-made slot. */
 	err = zero_accum(h, slot);
 	if (err)
@@ -198,20 +256,22 @@ int leader_slot_set_enabled(struct leader_handle *h, __u32 slot, bool enabled)
 	return bpf_map_update_elem(h->sessions_fd, &slot, &s, BPF_ANY) ? -errno : 0;
 }
 
+/*
+ * Test runs of a leader must never nest on one CPU: the kernel runs it on a per-CPU private
+ * stack and, unlike at the tracepoint, without a recursion check, so a test run sent by IPI
+ * into one running locally on that CPU wrecks it (a kernel oops, seen with 32 sessions). So
+ * every session's test runs are serialized by flock(). flock() on any BPF fd takes the lock of
+ * the one anon inode all BPF fds share, the attr map's lock too: never call this holding it.
+ */
 int leader_sync(const struct leader_handle *h)
 {
-	__u32 cpu;
+	int err;
 
-	for (cpu = 0; cpu < h->nr_cpus; cpu++) {
-		__u64 args[3] = { 0 };
-		LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args),
-			    .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
-
-		/* offline CPUs refuse (ENXIO): nothing ran there */
-		if (bpf_prog_test_run_opts(h->prog_fd, &opts) && errno != ENXIO)
-			return -errno;
-	}
-	return 0;
+	if (flock(h->prog_fd, LOCK_EX) < 0)
+		return -errno;
+	err = sync_all_cpus(h);
+	flock(h->prog_fd, LOCK_UN);
+	return err;
 }
 
 int leader_read(const struct leader_handle *h, __u32 slot, __u32 member,

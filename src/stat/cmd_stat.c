@@ -413,9 +413,14 @@ int cmd_stat(int argc, const char **argv)
 	struct stat_run *r = xzalloc(sizeof(*r));
 	int err, run_idx, code, sig;
 
+	/* perf reads its config files first: the command line overrides them */
+	stat_config_vars_read(&r->opts.config);
+	r->opts.no_csv_summary = r->opts.config.no_csv_summary;
 	err = stat_options_parse(&r->opts, argc, argv);
 	if (err)
 		goto out;
+	if (!r->opts.big_num_given && r->opts.config.big_num >= 0)
+		r->opts.big_num = r->opts.config.big_num;
 	r->have_workload = r->opts.argc > 0;
 	/* perf: a workload whose every event needs a CPU is counted system-wide. */
 	if (r->have_workload && !r->opts.pid && !r->opts.tid && !r->opts.cpu_list &&

@@ -267,4 +267,5 @@ int stat_options_parse(struct stat_options *o, int argc, const char **argv)
 void stat_options_free(struct stat_options *o)
 {
 	evlist_free(&o->evlist);
+	stat_config_vars_free(&o->config);
 }

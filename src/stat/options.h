@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "../config.h"
 #include "../events/evlist.h"
 #include "../output/output.h"
 #include "result.h"
@@ -17,6 +18,8 @@ struct stat_options {
 	bool null_run;		/* -n */
 	bool bpf_counters;	/* --bpf-counters */
 	const char *bpf_attr_map;
+	/* stat.* variables of perf's config files, read before the command line */
+	struct stat_config_vars config;
 
 	/* targets */
 	const char *pid;	/* -p list as typed */

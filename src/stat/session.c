@@ -136,7 +136,8 @@ static const struct counter_ops *choose_backend(const struct stat_session *s,
 	int i;
 
 	/* A group is shared or not as a whole, as its leader is. */
-	if (!s->opts->bpf_counters && !leader->bpf_counter)
+	if (!s->opts->bpf_counters && !leader->bpf_counter &&
+	    !config_list_has_token(s->opts->config.bpf_counter_events, leader->name))
 		return &direct_counter_ops;
 	for (i = leader->idx; i < s->evlist->nr && !why; i++) {
 		const struct evsel *e = &s->evlist->entries[i];

@@ -59,31 +59,33 @@ assert_eq "$((base + 1000)),$((base + 1000)),0" "$(echo "$out" | cut -d, -f1 | p
 
 # ---- context switches --------------------------------------------------------------------------
 # Pinned to one CPU, every round trip switches twice (each side blocks in read() once its partner
-# has the byte), plus one or two at start and exit: 2N-1..2N+5 for parent and child together.
-# With -i only the parent is counted: N-1..N+5. (Unpinned, a partner already running on the other
+# has the byte), plus a few at start and exit and preemptions by other tasks: 2N-1..2N+20 for
+# parent and child together.
+# With -i only the parent is counted: N-1..N+20. (Unpinned, a partner already running on the other
 # CPU need not block, so there are fewer.) The same holds for the -t (thread) partner.
 n=1000
 for tool in "$PERF" "$BPERF"; do
 	name=$(basename "$tool")
 	in_range "$name pingpong $n" "$(pinned_count 1 "$tool" cs "$PP" $n)" \
-		$((2 * n - 1)) $((2 * n + 5))
+		$((2 * n - 1)) $((2 * n + 20))
 	in_range "$name -i pingpong $n" "$(pinned_count 1 "$tool" cs -i "$PP" $n)" \
-		$((n - 1)) $((n + 5))
+		$((n - 1)) $((n + 20))
 	in_range "$name pingpong -t $n" "$(pinned_count 1 "$tool" cs "$PP" -t $n)" \
-		$((2 * n - 1)) $((2 * n + 5))
+		$((2 * n - 1)) $((2 * n + 20))
 	in_range "$name -i pingpong -t $n" "$(pinned_count 1 "$tool" cs -i "$PP" -t $n)" \
-		$((n - 1)) $((n + 5))
+		$((n - 1)) $((n + 20))
 	in_range "$name pingpong $n, unpinned" "$(count "$tool" cs "$PP" $n)" $((n / 2)) \
-		$((2 * n + 5))
+		$((2 * n + 20))
 done
 
 # A workload that never blocks is not switched out: perf counts 0 for a pinned pagetouch 0, and so
-# must bperf (it once woke up at the workload's exec, preempting it). Allow one stray switch.
+# must bperf (it once woke up at the workload's exec, preempting it in every run). Other tasks
+# on a busy machine preempt it now and then: most runs must still count 0.
 nonzero=0
-for _ in 1 2 3 4 5; do
+for _ in 1 2 3 4 5 6 7 8; do
 	[ "$(pinned_count 1 "$BPERF" cs "$PT" 0)" = 0 ] || nonzero=$((nonzero + 1))
 done
-[ $nonzero -le 1 ] || fail "pinned pagetouch 0: $nonzero of 5 runs had context switches"
+[ $nonzero -le 4 ] || fail "pinned pagetouch 0: $nonzero of 8 runs had context switches"
 
 # ---- system-wide and per-CPU ------------------------------------------------------------------
 n=5000

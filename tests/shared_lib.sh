@@ -1,0 +1,191 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
+#
+# Helpers for the shared BPF counter tests (tests/shell/shared_*.sh), sourced after lib.sh:
+#	. "$(dirname "$0")/../lib.sh"
+#	. "$(dirname "$0")/../shared_lib.sh"
+# Each test uses a private attr map (--bpf-attr-map $SHARED_MAP) so that it never touches a
+# user's /sys/fs/bpf/perf_attr_map, and checks at the end that nothing of bperf stays loaded.
+
+LEADER_PROGS='on_switch on_exec on_newtask on_exit'
+
+# shared_setup NAME: root, bpffs, bpftool and jq; sets SHARED_MAP and TMP, removed on exit along
+# with the background processes listed in BG_PIDS (killed by pid, with their process group
+# when they were started with setsid).
+shared_setup() {
+	require_root
+	require_cmd bpftool
+	require_cmd jq
+	mount_bpffs
+	SHARED_MAP=/sys/fs/bpf/bperf_test_$1
+	TMP=$(mktemp -d)
+	BG_PIDS=()
+	rm -f "$SHARED_MAP" "$SHARED_MAP"_*
+	trap shared_cleanup EXIT
+	BASELINE_PROGS=$(leader_prog_ids)
+}
+
+shared_cleanup() {
+	local pid
+
+	for pid in "${BG_PIDS[@]}"; do
+		kill -KILL -- "-$pid" 2>/dev/null
+		kill -KILL "$pid" 2>/dev/null
+	done
+	wait 2>/dev/null
+	rm -f "$SHARED_MAP" "$SHARED_MAP"_*
+	rm -rf "$TMP"
+}
+
+# The ids of loaded programs named like the leader's, one a line.
+leader_prog_ids() {
+	bpftool -j prog show | jq -r --arg names "$LEADER_PROGS" \
+		'.[] | select(.name as $n | $names | split(" ") | index($n)) | .id' | sort -n
+}
+
+# count_on_switch: loaded programs named on_switch.
+count_on_switch() {
+	bpftool -j prog show | jq '[.[] | select(.name == "on_switch")] | length'
+}
+
+# Leader programs and their links that did not exist when the test started, one a line.
+new_leader_progs() {
+	comm -13 <(echo "$BASELINE_PROGS") <(leader_prog_ids) | grep .
+}
+
+new_leader_links() {
+	local progs
+
+	progs=$(new_leader_progs | paste -sd, -)
+	[ -n "$progs" ] || return 1
+	bpftool -j link show | jq -r "[$progs] as \$p | .[] | select(.prog_id as \$i |
+		\$p | index(\$i)) | \"link \(.id) prog \(.prog_id)\""
+}
+
+# The link ids the attr map's entries name, one a line (value: u32 link_id, u32 diff_map_id).
+map_link_ids() {
+	bpftool -j map dump pinned "${1:-$SHARED_MAP}" | jq -r '.[].value[0:4] |
+		map(ltrimstr("0x")) | reverse | join("")' | while read -r hex; do
+		echo $((16#$hex))
+	done
+}
+
+# map_dead_entries [MAP]: entries whose link is gone, one link id a line.
+map_dead_entries() {
+	local id
+
+	for id in $(map_link_ids "$@"); do
+		bpftool link show id "$id" >/dev/null 2>&1 || echo "$id"
+	done
+}
+
+# assert_nothing_left: no leader program or link of this test is loaded (programs are freed
+# asynchronously: poll for up to 3 s) and the attr map holds no dead entry.
+assert_nothing_left() {
+	local dead
+
+	for _ in $(seq 30); do
+		new_leader_progs >/dev/null || break
+		sleep 0.1
+	done
+	if new_leader_progs >/dev/null; then
+		bpftool prog show >&2
+		fail "leader programs left loaded: $(new_leader_progs | paste -sd' ' -)" \
+			"links: $(new_leader_links | paste -sd';' -)"
+	fi
+	if [ -e "$SHARED_MAP" ]; then
+		dead=$(map_dead_entries | paste -sd' ' -)
+		[ -z "$dead" ] || fail "attr map $SHARED_MAP holds dead entries (links $dead)"
+	fi
+}
+
+# check_pairs FILE [WHAT]: in -x, output (-A too), every NAME:b count equals the NAME count of
+# the same CPU, exactly (a NAME:b without its NAME is not compared; one pair at least).
+# Prints "NAME=count" pairs; fails on a missing, uncounted or unequal pair.
+check_pairs() {
+	local file=$1 what=${2:-$1} out
+
+	out=$(awk -F, -v what="$what" '
+		BEGIN { n = 0; pairs = 0 }
+		# -A lines start with the CPU: "CPU1,count,unit,name,..."
+		{
+			if ($1 ~ /^CPU[0-9]+$/) { cpu = $1 " "; v = $2; name = $4 }
+			else { cpu = ""; v = $1; name = $3 }
+			val[cpu name] = v
+			if (name ~ /:b$/) { order[n] = cpu name; base[n++] = cpu substr(name, 1, length(name) - 2) }
+		}
+		END {
+			if (!n) { print "FAIL " what ": no :b event in the output"; exit 1 }
+			for (i = 0; i < n; i++) {
+				b = order[i]; d = base[i]
+				if (!(d in val))
+					continue	# shared only
+				pairs++
+				if (val[b] !~ /^[0-9]+$/ || val[d] !~ /^[0-9]+$/) {
+					print "FAIL " what ": " d "=" val[d] " " b "=" val[b]
+					exit 1
+				}
+				if (val[b] != val[d]) {
+					print "FAIL " what ": " d "=" val[d] " but " b "=" val[b]
+					exit 1
+				}
+				printf "%s=%s ", d, val[d]
+			}
+			if (!pairs) { print "FAIL " what ": no NAME, NAME:b pair in the output"; exit 1 }
+		}' "$file") || { cat "$file" >&2; fail "${out#FAIL }"; }
+	echo "$what: $out"
+}
+
+# near_pair FILE WHAT EVENT SLACK: if EVENT and EVENT:b differ by at most SLACK, says so, counts
+# it in NEAR_PAIRS and drops both lines from FILE, so that check_pairs compares the rest exactly;
+# fails if they differ by more. For known gaps only:
+# - context-switches:b is now and then one off under load (README, Shared BPF counters);
+# - with -a / -C, direct and shared counters start and stop one after the other, so what any
+#   task on the machine does in between lands in one of them (nothing on a quiet machine).
+NEAR_PAIRS=0
+near_pair() {
+	local file=$1 what=$2 event=$3 slack=$4 direct shared
+
+	direct=$(count_of "$file" "$event")
+	shared=$(count_of "$file" "$event:b")
+	[ -n "$direct" ] && [ -n "$shared" ] && [ "$direct" != "$shared" ] || return 0
+	[ $((shared - direct)) -ge $((-slack)) ] && [ $((shared - direct)) -le "$slack" ] ||
+		fail "$what: $event $direct but $event:b $shared"
+	echo "$what: known gap: $event $direct, $event:b $shared"
+	NEAR_PAIRS=$((NEAR_PAIRS + 1))
+	grep -v -e ",$event," -e ",$event:b," "$file" >"$file.rest"
+	mv "$file.rest" "$file"
+}
+
+# cs_within FILE WHAT SLACK: near_pair for context-switches.
+cs_within() {
+	near_pair "$1" "$2" context-switches "$3"
+}
+
+# count_of FILE NAME: the count of NAME in -x, output.
+count_of() {
+	awk -F, -v name="$2" '$3 == name { print $1 }' "$1"
+}
+
+# within_pct A B PCT: |A - B| <= PCT% of B (decimals allowed).
+within_pct() {
+	awk -v a="$1" -v b="$2" -v p="$3" \
+		'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'
+}
+
+# pct_gap A B: (A - B) / B in percent, 3 decimals.
+pct_gap() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (a - b) * 100 / b }'
+}
+
+# start_stopped CMD...: starts CMD stopped before its exec (SIGSTOP), address-space randomisation
+# off; sets STOPPED_PID once it is stopped. SIGCONT lets it exec CMD.
+start_stopped() {
+	setarch "$(uname -m)" -R sh -c 'kill -STOP $$; exec "$0" "$@"' "$@" &
+	STOPPED_PID=$!
+	BG_PIDS+=("$STOPPED_PID")
+	while ! grep -q '^State:.*stopped' "/proc/$STOPPED_PID/status" 2>/dev/null; do
+		[ -e "/proc/$STOPPED_PID" ] || fail "$* did not start"
+		sleep 0.01
+	done
+}

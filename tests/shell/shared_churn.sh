@@ -1,0 +1,126 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Churn and faults: 32 session slots, each restarted as soon as its session ends, for
+# CHURN_SECONDS (default 20; run by hand with CHURN_SECONDS=60 for the full minute). About half
+# are "survivors" that count a pagetouch or pingpong workload with direct and shared counters side
+# by side; the others are "victims" (sleeper workloads sharing the same leaders), SIGKILLed at
+# random, including while they load leaders or hold the attr map lock. Every survivor must count
+# page faults exactly (NAME:b == NAME); after all exit, no leader program or link stays loaded
+# and the attr map is empty.
+#
+# Known gap: under this load about one session in 500 counts context-switches:b one off (either
+# way) from direct counting; it is asserted within 1 and the number of such sessions printed.
+# (Start-up page faults also vary by one under this load, for direct and shared alike.)
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../shared_lib.sh"
+
+shared_setup churn
+CHURN_SECONDS=${CHURN_SECONDS:-20}
+NR_SLOTS=32
+W=$WORKLOADS
+
+SURVIVOR_EVENTS=(
+	page-faults,page-faults:b
+	page-faults,page-faults:b,context-switches,context-switches:b
+	page-faults,page-faults:b,minor-faults,minor-faults:b,cpu-clock:b
+)
+VICTIM_ARGS=(
+	"--bpf-counters -a -e page-faults,context-switches,cpu-clock"
+	"-e page-faults:b,context-switches:b,task-clock:b"
+	"-e minor-faults:b,page-faults:b"
+	"--bpf-counters -e cpu-clock,page-faults"
+)
+
+declare -a slot_pid slot_kind slot_out
+started=0 killed=0 checked=0 victims_done=0
+
+start_session() {
+	local i=$1 events n
+
+	slot_out[i]=$TMP/slot$i.$started
+	if ((RANDOM % 2)); then
+		slot_kind[i]=survivor
+		events=${SURVIVOR_EVENTS[RANDOM % ${#SURVIVOR_EVENTS[@]}]}
+		if ((RANDOM % 4)); then
+			n=$((RANDOM % 2000))
+			"$BPERF" stat -x, -o "${slot_out[i]}" --bpf-attr-map "$SHARED_MAP" \
+				-e "$events" -- "$W/pagetouch" "$n" &
+		else
+			"$BPERF" stat -x, -o "${slot_out[i]}" --bpf-attr-map "$SHARED_MAP" \
+				-e "$events" -- "$W/pingpong" 300 &
+		fi
+	else
+		slot_kind[i]=victim
+		# its own process group, so that SIGKILL takes the workload with it
+		# shellcheck disable=SC2086 # the options' words
+		setsid "$BPERF" stat -x, -o "${slot_out[i]}" --bpf-attr-map "$SHARED_MAP" \
+			${VICTIM_ARGS[RANDOM % ${#VICTIM_ARGS[@]}]} -- \
+			"$W/sleeper" $((200 + RANDOM % 2000)) &
+	fi
+	slot_pid[i]=$!
+	BG_PIDS+=($!)
+	started=$((started + 1))
+}
+
+# finish_session I: reaps the slot's session and checks a survivor's counts.
+finish_session() {
+	local i=$1 status
+
+	wait "${slot_pid[i]}"
+	status=$?
+	if [ "${slot_kind[i]}" = victim ]; then
+		victims_done=$((victims_done + 1))
+		[ "$status" -eq 0 ] || [ "$status" -eq 137 ] ||
+			fail "victim session exited $status: $(cat "${slot_out[i]}" 2>/dev/null)"
+		rm -f "${slot_out[i]}"
+		return
+	fi
+	[ "$status" -eq 0 ] || fail "survivor session exited $status: $(cat "${slot_out[i]}")"
+	cs_within "${slot_out[i]}" "survivor $started" 1 >/dev/null
+	check_pairs "${slot_out[i]}" "survivor $started" >/dev/null
+	checked=$((checked + 1))
+	rm -f "${slot_out[i]}"
+}
+
+# A session has ended when its process is gone or a zombie.
+ended() {
+	local state
+
+	state=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 0
+	[ "$state" = Z ]
+}
+
+for i in $(seq 0 $((NR_SLOTS - 1))); do
+	start_session "$i"
+done
+end=$((SECONDS + CHURN_SECONDS))
+while [ "$SECONDS" -lt "$end" ]; do
+	for i in $(seq 0 $((NR_SLOTS - 1))); do
+		if ended "${slot_pid[i]}"; then
+			finish_session "$i"
+			start_session "$i"
+		fi
+	done
+	# SIGKILL a random slot's session if it is a victim: its process group, workload included
+	i=$((RANDOM % NR_SLOTS))
+	if [ "${slot_kind[i]}" = victim ] && ! ended "${slot_pid[i]}"; then
+		kill -KILL -- "-${slot_pid[i]}" 2>/dev/null && killed=$((killed + 1))
+	fi
+	sleep 0.02
+done
+# the rest end by themselves: the last sessions to close clean up after the killed ones
+for i in $(seq 0 $((NR_SLOTS - 1))); do
+	finish_session "$i"
+done
+BG_PIDS=()
+echo "$started sessions in ${CHURN_SECONDS}s: $checked survivors with exact page faults" \
+	"($NEAR_PAIRS with context-switches:b one off), $killed victims SIGKILLed," \
+	"$victims_done victims in all"
+[ "$checked" -gt 0 ] || fail "no survivor finished"
+[ "$killed" -gt 0 ] || fail "no victim was killed"
+
+assert_nothing_left
+entries=$(bpftool -j map dump pinned "$SHARED_MAP" | jq length)
+assert_eq 0 "$entries" "entries left in the attr map"
+echo "nothing left: no leader program or link, an empty attr map"

@@ -1,0 +1,139 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Shared BPF counters count exactly what direct counting counts: in one session, NAME and NAME:b
+# print the same integer for page-faults, minor-faults and context-switches, for the shipped
+# workloads and every kind of target (a workload, one that forks children, -i, -a, -C, -p, -t).
+# Known gap: under load context-switches:b is now and then one off (a few with -a/-C), allowed
+# and printed (cs_within). Clocks and msr/tsc/ (time, not events) agree within a tolerance; the
+# pingpong clock gap is printed, not asserted tightly (at each switch the slice goes to the task
+# switched out, and the leaders' own run time moves with their number).
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../shared_lib.sh"
+
+shared_setup exact
+RUNS=${EXACT_RUNS:-3}
+EVENTS=page-faults,page-faults:b,minor-faults,minor-faults:b,context-switches,context-switches:b
+W=$WORKLOADS
+nr_cpus=$(nproc)
+
+# pairs WHAT [bperf options] -- command: runs bperf with -x, into $TMP/out, checks the pairs.
+pairs() {
+	local what=$1
+
+	shift
+	# the workload inherits the personality: start-up page faults are exact only this way
+	norandom "$BPERF" stat -x, -o "$TMP/out" --bpf-attr-map "$SHARED_MAP" "$@" ||
+		fail "$what: bperf stat exited $?"
+	cs_within "$TMP/out" "$what" 1
+	check_pairs "$TMP/out" "$what"
+}
+
+# cpu_pairs WHAT [bperf options] -- command: pairs for -a / -C. Direct and shared counters start
+# and stop one after the other, so what any task does in between (a kworker, bperf itself, other
+# work on a busy machine) lands in one of them: on a quiet machine the pairs are equal, on a busy
+# one they may differ by 1% (at least 3).
+cpu_pairs() {
+	local what=$1 ev n slack
+
+	shift
+	norandom "$BPERF" stat -x, -o "$TMP/out" --bpf-attr-map "$SHARED_MAP" "$@" ||
+		fail "$what: bperf stat exited $?"
+	for ev in page-faults minor-faults context-switches; do
+		n=$(count_of "$TMP/out" "$ev" | head -n 1)
+		slack=$((${n:-0} / 100))
+		near_pair "$TMP/out" "$what" "$ev" $((slack > 3 ? slack : 3))
+	done
+	check_pairs "$TMP/out" "$what"
+}
+
+for run in $(seq "$RUNS"); do
+	pairs "pagetouch 1000 (run $run)" -e "$EVENTS" -- "$W/pagetouch" 1000
+	pf1000=$(count_of "$TMP/out" page-faults:b)
+	pairs "pagetouch 0 (run $run)" -e "$EVENTS" -- "$W/pagetouch" 0
+	pf0=$(count_of "$TMP/out" page-faults:b)
+	assert_eq 1000 $((pf1000 - pf0)) "page-faults:b of pagetouch 1000 minus pagetouch 0"
+	pairs "pingpong 1000, forked child (run $run)" -e "$EVENTS" -- "$W/pingpong" 1000
+	pairs "pingpong -t 1000 (run $run)" -e "$EVENTS" -- "$W/pingpong" -t 1000
+	pairs "sleeper 50 (run $run)" -e "$EVENTS" -- "$W/sleeper" 50
+	pairs "-i pingpong 1000 (run $run)" -i -e "$EVENTS" -- "$W/pingpong" 1000
+	cpu_pairs "-a pingpong 1000 (run $run)" -a -e "$EVENTS" -- "$W/pingpong" 1000
+	cpu_pairs "-a -A pagetouch 1000 (run $run)" -a -A -e page-faults,page-faults:b -- \
+		"$W/pagetouch" 1000
+	cpu=$((nr_cpus > 1 ? 1 : 0))
+	cpu_pairs "-C $cpu taskset pingpong 1000 (run $run)" -C "$cpu" -e "$EVENTS" -- \
+		taskset -c "$cpu" "$W/pingpong" 1000
+done
+
+# -p and -t on a process started elsewhere: it is stopped before its exec while the session
+# attaches, so direct and shared counting both see all of it, children (forked after the
+# attach) included. The session ends when the target exits.
+for run in $(seq "$RUNS"); do
+	for target in -p -t; do
+		for workload in "pingpong 1000" "pingpong -t 1000" "pagetouch 1000"; do
+			# shellcheck disable=SC2086 # the workload's words
+			start_stopped "$W/"$workload
+			"$BPERF" stat -x, -o "$TMP/out" --bpf-attr-map "$SHARED_MAP" \
+				"$target" "$STOPPED_PID" -e "$EVENTS" &
+			bperf_pid=$!
+			# attached: the 3 direct events open, the 3 leaders in the map
+			for _ in $(seq 500); do
+				[ "$(find "/proc/$bperf_pid/fd" -lname 'anon_inode:\[perf_event\]' \
+					2>/dev/null | wc -l)" -eq 3 ] &&
+					[ "$(map_link_ids | wc -l)" -eq 3 ] && break
+				sleep 0.01
+			done
+			sleep 0.3
+			kill -CONT "$STOPPED_PID"
+			wait "$bperf_pid" || fail "$target $workload: bperf stat exited $?"
+			wait "$STOPPED_PID"
+			cs_within "$TMP/out" "$target $workload (run $run)" 1
+			check_pairs "$TMP/out" "$target $workload (run $run)"
+		done
+	done
+done
+
+# Clocks: the same interval, so within 0.5% on CPU-bound work.
+"$BPERF" stat -x, -o "$TMP/out" --bpf-attr-map "$SHARED_MAP" \
+	-e task-clock,task-clock:b,cpu-clock,cpu-clock:b -- "$W/spin" 300 || fail "spin: exit $?"
+for ev in task-clock cpu-clock; do
+	direct=$(count_of "$TMP/out" "$ev")
+	shared=$(count_of "$TMP/out" "$ev:b")
+	within_pct "$shared" "$direct" 0.5 || fail "spin 300 $ev: direct $direct, shared $shared"
+	echo "spin 300 $ev: direct $direct msec, shared $shared msec ($(pct_gap "$shared" "$direct")%)"
+done
+
+# Switch-heavy work: the leader runs at every switch and its time lands on the incoming task.
+# Measured 2-4% high here; 10% is the documented bound.
+"$BPERF" stat -x, -o "$TMP/out" --bpf-attr-map "$SHARED_MAP" \
+	-e task-clock,task-clock:b,cpu-clock,cpu-clock:b -- "$W/pingpong" 20000 ||
+	fail "pingpong: exit $?"
+for ev in task-clock cpu-clock; do
+	direct=$(count_of "$TMP/out" "$ev")
+	shared=$(count_of "$TMP/out" "$ev:b")
+	within_pct "$shared" "$direct" 10 || fail "pingpong 20000 $ev: direct $direct, shared $shared"
+	echo "pingpong 20000 $ev: direct $direct msec, shared $shared msec" \
+		"($(pct_gap "$shared" "$direct")%)"
+done
+
+# msr/tsc/ counts time-stamp cycles while the task runs: like the clocks, within 0.5%.
+if [ -d /sys/bus/event_source/devices/msr ]; then
+	for workload in "spin 300" "pingpong 20000"; do
+		# shellcheck disable=SC2086 # the workload's words
+		"$BPERF" stat -x, -o "$TMP/out" --bpf-attr-map "$SHARED_MAP" \
+			-e msr/tsc/,msr/tsc/b -- "$W/"$workload || fail "$workload tsc: exit $?"
+		direct=$(count_of "$TMP/out" msr/tsc/)
+		shared=$(count_of "$TMP/out" msr/tsc/b)
+		bound=0.5
+		[[ $workload == pingpong* ]] && bound=10
+		within_pct "$shared" "$direct" "$bound" ||
+			fail "$workload msr/tsc/: direct $direct, shared $shared"
+		echo "$workload msr/tsc/: direct $direct, shared $shared" \
+			"($(pct_gap "$shared" "$direct")%)"
+	done
+else
+	echo "no msr PMU: msr/tsc/ not checked"
+fi
+
+assert_nothing_left
+echo "shared counts equal direct counts ($NEAR_PAIRS pairs off by the known gaps)"
