@@ -69,8 +69,13 @@ static __u32 link_id_of(int fd)
 	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
 }
 
-/* Takes the maps of a program that claims to be our leader, by their names. */
-static int adopt_maps(struct leader_handle *h, int prog_fd)
+/*
+ * Calls fn for each map the program uses, with an fd the callback keeps (returns true) or
+ * leaves to be closed. Returns -errno if the program's info cannot be read.
+ */
+static int for_each_prog_map(int prog_fd,
+			     bool (*fn)(int fd, const struct bpf_map_info *info, void *ctx),
+			     void *ctx)
 {
 	struct bpf_prog_info info = { 0 };
 	__u32 len = sizeof(info), ids[16], i;
@@ -79,34 +84,71 @@ static int adopt_maps(struct leader_handle *h, int prog_fd)
 	info.map_ids = (unsigned long)ids;
 	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
 		return -errno;
-	if (strcmp(info.name, LEADER_PROG_NAME) || info.nr_map_ids > ARRAY_SIZE(ids))
-		return -ENOENT;
+	if (info.nr_map_ids > ARRAY_SIZE(ids))
+		return -E2BIG;
 	for (i = 0; i < info.nr_map_ids; i++) {
 		struct bpf_map_info minfo = { 0 };
 		__u32 mlen = sizeof(minfo);
 		int fd = bpf_map_get_fd_by_id(ids[i]);
-		int *slot = NULL;
 
 		if (fd < 0)
 			continue;
-		if (!bpf_obj_get_info_by_fd(fd, &minfo, &mlen)) {
-			if (!strcmp(minfo.name, LEADER_SESSIONS_MAP))
-				slot = &h->sessions_fd;
-			else if (!strcmp(minfo.name, LEADER_ACCUM_MAP))
-				slot = &h->accum_fd;
-			else if (!strcmp(minfo.name, LEADER_FILTER_MAP))
-				slot = &h->filter_fd;
-			else if (!strcmp(minfo.name, LEADER_STATE_MAP))
-				slot = &h->state_fd;
-		}
-		if (slot && *slot < 0)
-			*slot = fd;
-		else
+		if (bpf_obj_get_info_by_fd(fd, &minfo, &mlen) || !fn(fd, &minfo, ctx))
 			close(fd);
 	}
+	return 0;
+}
+
+static bool take_leader_map(int fd, const struct bpf_map_info *info, void *ctx)
+{
+	struct leader_handle *h = ctx;
+	int *slot = NULL;
+
+	if (!strcmp(info->name, LEADER_SESSIONS_MAP))
+		slot = &h->sessions_fd;
+	else if (!strcmp(info->name, LEADER_ACCUM_MAP))
+		slot = &h->accum_fd;
+	else if (!strcmp(info->name, LEADER_FILTER_MAP))
+		slot = &h->filter_fd;
+	else if (!strcmp(info->name, LEADER_STATE_MAP))
+		slot = &h->state_fd;
+	if (!slot || *slot >= 0)
+		return false;
+	*slot = fd;
+	return true;
+}
+
+/* Takes the maps of a program that claims to be our leader, by their names. */
+static int adopt_maps(struct leader_handle *h, int prog_fd)
+{
+	struct bpf_prog_info info = { 0 };
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return -errno;
+	if (strcmp(info.name, LEADER_PROG_NAME) || for_each_prog_map(prog_fd, take_leader_map, h))
+		return -ENOENT;
 	if (h->sessions_fd < 0 || h->accum_fd < 0 || h->filter_fd < 0 || h->state_fd < 0)
 		return -ENOENT;
 	return 0;
+}
+
+struct key_match {
+	const struct perf_event_attr *key;
+	bool match;
+};
+
+static bool match_rodata_key(int fd, const struct bpf_map_info *info, void *ctx)
+{
+	struct key_match *km = ctx;
+	struct leader_bpf__rodata ro;
+	size_t n = strlen(info->name);
+	__u32 zero = 0;
+
+	if (n > 7 && !strcmp(info->name + n - 7, ".rodata") && info->value_size == sizeof(ro) &&
+	    !bpf_map_lookup_elem(fd, &zero, &ro))
+		km->match |= !memcmp(ro.attr_key, km->key, sizeof(*km->key));
+	return false;
 }
 
 /*
@@ -115,30 +157,16 @@ static int adopt_maps(struct leader_handle *h, int prog_fd)
  */
 static bool leader_counts_key(int prog_fd, const struct perf_event_attr *key)
 {
-	struct bpf_prog_info info = { 0 };
-	__u32 len = sizeof(info), ids[16], i;
-	struct leader_bpf__rodata ro;
-	bool match = false;
+	struct key_match km = { .key = key };
 
-	info.nr_map_ids = ARRAY_SIZE(ids);
-	info.map_ids = (unsigned long)ids;
-	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len) || info.nr_map_ids > ARRAY_SIZE(ids))
-		return false;
-	for (i = 0; i < info.nr_map_ids && !match; i++) {
-		struct bpf_map_info minfo = { 0 };
-		__u32 mlen = sizeof(minfo), zero = 0;
-		int fd = bpf_map_get_fd_by_id(ids[i]);
-		size_t n;
+	return !for_each_prog_map(prog_fd, match_rodata_key, &km) && km.match;
+}
 
-		if (fd < 0)
-			continue;
-		n = bpf_obj_get_info_by_fd(fd, &minfo, &mlen) ? 0 : strlen(minfo.name);
-		if (n > 7 && !strcmp(minfo.name + n - 7, ".rodata") &&
-		    minfo.value_size == sizeof(ro) && !bpf_map_lookup_elem(fd, &zero, &ro))
-			match = !memcmp(ro.attr_key, key, sizeof(*key));
-		close(fd);
-	}
-	return match;
+static bool find_diff_map(int fd, const struct bpf_map_info *info, void *ctx)
+{
+	if (!strcmp(info->name, LEADER_DIFF_MAP))
+		*(__u32 *)ctx = info->id;
+	return false;
 }
 
 /*
@@ -364,30 +392,9 @@ int leader_get(const struct attr_map *map, const struct perf_event_attr *key,
 	}
 	entry.link_id = link_id_of(h->link_fds[0]);
 	h->link_id = entry.link_id;
-	{
-		struct bpf_prog_info pinfo = { 0 };
-		__u32 len = sizeof(pinfo), ids[16];
-
-		pinfo.nr_map_ids = ARRAY_SIZE(ids);
-		pinfo.map_ids = (unsigned long)ids;
-		entry.diff_map_id = 0;
-		if (!bpf_obj_get_info_by_fd(h->prog_fd, &pinfo, &len)) {
-			__u32 i;
-
-			for (i = 0; i < pinfo.nr_map_ids && i < ARRAY_SIZE(ids); i++) {
-				struct bpf_map_info minfo = { 0 };
-				__u32 mlen = sizeof(minfo);
-				int fd = bpf_map_get_fd_by_id(ids[i]);
-
-				if (fd < 0)
-					continue;
-				if (!bpf_obj_get_info_by_fd(fd, &minfo, &mlen) &&
-				    !strcmp(minfo.name, LEADER_DIFF_MAP))
-					entry.diff_map_id = minfo.id;
-				close(fd);
-			}
-		}
-	}
+	/* upstream perf's followers find the leader's diff_readings by this id */
+	entry.diff_map_id = 0;
+	for_each_prog_map(h->prog_fd, find_diff_map, &entry.diff_map_id);
 	err = attr_map_update(map, key, &entry);
 	if (err) {
 		pr_err("Failed to add the shared counter to the BPF attr map %s: %s%s", map->path,
