@@ -157,9 +157,11 @@ near_pair() {
 	mv "$file.rest" "$file"
 }
 
-# cs_within FILE WHAT SLACK: near_pair for context-switches.
+# cs_within FILE WHAT SLACK: near_pair for context-switches. The known gap is one switch on a
+# quiet machine; a loaded one (other tests, an emulator) has been seen at two or three, so the
+# slack is at least 3 (each case is printed).
 cs_within() {
-	near_pair "$1" "$2" context-switches "$3"
+	near_pair "$1" "$2" context-switches "$(($3 > 3 ? $3 : 3))"
 }
 
 # count_of FILE NAME: the count of NAME in -x, output.
