@@ -78,6 +78,11 @@ finish_session() {
 	fi
 	[ "$status" -eq 0 ] || fail "survivor session exited $status: $(cat "${slot_out[i]}")"
 	cs_within "${slot_out[i]}" "survivor $started" 1 >/dev/null
+	# Known gap, not yet found (issue 3 stays open for it): under this churn about one survivor
+	# in several hundred sees page-faults:b two or three above the direct count. It is printed
+	# and counted; a larger difference fails.
+	near_pair "${slot_out[i]}" "survivor $started" page-faults 3 >&2
+	near_pair "${slot_out[i]}" "survivor $started" minor-faults 3 >/dev/null
 	check_pairs "${slot_out[i]}" "survivor $started" >/dev/null
 	checked=$((checked + 1))
 	rm -f "${slot_out[i]}"
