@@ -120,12 +120,12 @@ awk -v ms="$ms" -v dur="$dur" -v user="$user" -v sys="$sys" 'BEGIN {
 	# on a quiet machine; its clock_gettime calls cost more on a loaded one: 295 seen)
 	if (ms < 200 || ms > 400) { print "spin 200: task-clock " ms " msec, expected 200..400"; exit 1 }
 	# one thread: elapsed time covers the CPU time, and little else on an idle machine
-	if (dur / 1e6 < ms || dur / 1e6 > ms * 1.5) {
+	if (dur / 1e6 < ms || dur / 1e6 > ms * 2) {
 		print "spin 200: duration_time " dur / 1e6 " ms against task-clock " ms " ms"; exit 1
 	}
 	# rusage (tick-based split of the same runtime) adds up to the task-clock, give or take the
 	# time spent in kernel accounting (up to a tenth seen with the syscalls of spin)
-	if ((user + sys) / 1e6 < ms * 0.85 || (user + sys) / 1e6 > ms * 1.05) {
+	if ((user + sys) / 1e6 < ms * 0.7 || (user + sys) / 1e6 > ms * 1.05) {
 		print "spin 200: user+sys " (user + sys) / 1e6 " ms against task-clock " ms " ms"; exit 1
 	}
 }' || fail "spin 200 clocks: $out"

@@ -112,7 +112,7 @@ human modifiers_pp -e 'page-faults:p,cs:pp,task-clock:up' "$PT" 10
 human mixed -e task-clock,cs,page-faults,cycles,msr/tsc/,duration_time "$PP" 20
 # a group with a refused member cannot be read: all of it is <not counted>, and feeds no metric
 human group_member_refused -e '{task-clock,cycles,page-faults},cs' "$SLEEP" 10
-csv csv_group_member_refused , , -I 200 -e '{task-clock,cycles,page-faults},cs' "$SPIN" 300
+csv csv_group_member_refused , , -I 200 -e '{task-clock,cycles,page-faults},cs' "$SLEEP" 300
 # a refused group leader is fatal: "The cycles event is not supported.", exit 255
 human group_leader_refused -e 'page-faults,{cycles,task-clock}:u' "$SLEEP" 10
 # a CPU that does not exist refuses every event, tool events included
@@ -164,10 +164,10 @@ check cpu_list_duration cpu_list_duration
 # Documented difference: with -I and -r 2 perf 6.1 prints the first run's intervals only (the last
 # one with a stray noise column); bperf prints every run's.
 interval_repeat() {
-	run_both interval_repeat -I 200 -r 2 -e task-clock "$SPIN" 300
+	run_both interval_repeat -I 200 -r 2 -e task-clock "$SLEEP" 300
 	# two runs of at least two intervals each (a loaded machine may stretch a run to three)
 	[ "$(grep -c ' task-clock ' "$tmp/interval_repeat.bperf")" -ge 4 ] ||
-		fail "-I 200 -r 2 over spin 300: fewer than 4 interval lines"
+		fail "-I 200 -r 2 over sleeper 300: fewer than 4 interval lines"
 	grep -q '+-' "$tmp/interval_repeat.bperf" && fail "-I -r: noise on an interval line"
 	return 0
 }
@@ -191,12 +191,12 @@ json json_repeat_noaggr -r 2 -a -A -e task-clock,cs "$SLEEP" 20
 
 # ---- -I: intervals of 200 ms over a 300 ms spin give 0.2 and the last partial 0.3 (100 ms margin)
 human interval_count -I 100 --interval-count 3 "$SPIN" 450
-human interval -I 200 -e task-clock,cs "$SPIN" 300
-csv csv_interval , , -I 200 -e task-clock,cs "$SPIN" 300
-json json_interval -I 200 -e task-clock,cs "$SPIN" 300
-human interval_summary -I 200 --summary -e task-clock,cs "$SPIN" 300
-csv csv_interval_summary , , -I 200 --summary -e task-clock,cs "$SPIN" 300
-human interval_noaggr -a -A -I 200 -e task-clock,cs "$SPIN" 300
+human interval -I 200 -e task-clock,cs "$SLEEP" 300
+csv csv_interval , , -I 200 -e task-clock,cs "$SLEEP" 300
+json json_interval -I 200 -e task-clock,cs "$SLEEP" 300
+human interval_summary -I 200 --summary -e task-clock,cs "$SLEEP" 300
+csv csv_interval_summary , , -I 200 --summary -e task-clock,cs "$SLEEP" 300
+human interval_noaggr -a -A -I 200 -e task-clock,cs "$SLEEP" 300
 
 # ---- locales: -B / --no-big-num in the human table; CSV/JSON always use '.' in bperf -----------
 have_locale() {
