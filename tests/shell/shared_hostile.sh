@@ -29,6 +29,7 @@ refused() {
 exact() {
 	norandom "$BPERF" stat -v -x, -o "$TMP/out" --bpf-attr-map "$SHARED_MAP" -e "$EVENTS" -- \
 		"$W/pagetouch" 300 2>"$TMP/verbose" || fail "$1: exit $?: $(cat "$TMP/verbose")"
+	cs_within "$TMP/out" "$1" 1
 	check_pairs "$TMP/out" "$1"
 }
 
