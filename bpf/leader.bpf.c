@@ -22,6 +22,12 @@ const volatile __u32 prev_owner_members;
 /* The attr map key this leader counts: a session never adopts a leader of another event. */
 const volatile __u8 attr_key[LEADER_KEY_SIZE];
 
+/*
+ * Set by the first test run without a context: upstream perf's, whose followers add
+ * diff_readings at every switch from then on, so every switch must read.
+ */
+__u32 foreign_syncs;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
 	__uint(key_size, sizeof(__u32));
@@ -113,6 +119,7 @@ struct slice {
 	__u32 nr_slots;
 	__u64 cnt_when;	/* when the owner's switch was */
 	__u32 busy;	/* a reading is in progress on this CPU (see account()) */
+	__u32 dead;	/* perf no longer counts the task going out (task_is_gone()) */
 };
 
 struct {
@@ -121,6 +128,17 @@ struct {
 	__uint(value_size, sizeof(struct slice));
 	__uint(max_entries, 1);
 } slice_buf SEC(".maps");
+
+/*
+ * perf stops counting an exiting task in perf_event_exit_task(), just before exit_notify() sets
+ * exit_state: from the first switch with exit_state set the task is no longer counted, but at
+ * the switches between its exit tracepoint and then (a task preempted while it exits) it still
+ * is. So an exited task is forgotten there, not earlier.
+ */
+static bool task_is_gone(struct task_struct *task)
+{
+	return BPF_CORE_READ(task, exit_state) != 0;
+}
 
 static bool id_in_filter(__u32 slot, __u32 id, bool *exited)
 {
@@ -155,6 +173,11 @@ static bool slice_is_for(struct leader_session *s, __u32 slot, __u32 cpu, __u32 
 	return false;
 }
 
+static bool is_task_filter(__u32 filter)
+{
+	return filter == FILTER_TID || filter == FILTER_TGID;
+}
+
 /* bpf_loop wants its context on the stack: it carries the per-CPU slice. */
 struct credit_ctx {
 	struct slice *sl;
@@ -170,7 +193,8 @@ static long credit_session(__u32 slot, void *ctx)
 	if (slot >= sl->nr_slots)
 		return 1;
 	s = bpf_map_lookup_elem(&sessions, &slot);
-	if (!s || s->state != SLOT_ACTIVE || !s->enabled)
+	/* -a/-C sessions take differences of prev_readings themselves */
+	if (!s || s->state != SLOT_ACTIVE || !s->enabled || !is_task_filter(s->filter))
 		return 0;
 	time_ok = slice_is_for(s, slot, sl->cpu, sl->tid, sl->tgid, &exited);
 	count_ok = time_ok;
@@ -197,8 +221,8 @@ static long credit_session(__u32 slot, void *ctx)
 	}
 	if (!time_ok)
 		return 0;
-	/* With prev_owner_members an exited task is forgotten at its own last switch. */
-	if (exited && !prev_owner_members) {
+	/* With prev_owner_members an exited task is forgotten in forget_exited(). */
+	if (exited && sl->dead && !prev_owner_members) {
 		struct leader_filter_key key = {
 			.slot = slot,
 			.id = s->filter == FILTER_TID ? sl->tid : sl->tgid,
@@ -230,7 +254,7 @@ static long forget_exited(__u32 slot, void *ctx)
 	if (slot >= fc->nr_slots)
 		return 1;
 	s = bpf_map_lookup_elem(&sessions, &slot);
-	if (!s || s->state != SLOT_ACTIVE)
+	if (!s || s->state != SLOT_ACTIVE || !is_task_filter(s->filter))
 		return 0;
 	key.id = s->filter == FILTER_TID ? fc->tid : fc->tgid;
 	val = bpf_map_lookup_elem(&filter, &key);
@@ -240,29 +264,11 @@ static long forget_exited(__u32 slot, void *ctx)
 }
 
 /*
- * The next slice starts when this program ends: what it spent itself (its own time on the
- * clocks) is nobody's, as direct counting never sees it either.
- */
-static void restart_slices(__u32 cpu)
-{
-	__u32 m;
-
-	for (m = 0; m < LEADER_MAX_MEMBERS && m < nr_members; m++) {
-		struct bpf_perf_event_value val, *prev;
-		__u32 key = m;
-
-		prev = bpf_map_lookup_elem(&prev_readings, &key);
-		if (prev && !bpf_perf_event_read_value(&events, m * nr_cpus + cpu, &val, sizeof(val)))
-			*prev = val;
-	}
-}
-
-/*
  * Reads every member on this CPU and credits the slice since the last reading to the sessions
  * that count (tid, tgid). at_switch: called at a real switch (the task is being switched out),
  * rather than to bring the counts up to date before a read.
  */
-static int account_slice(__u32 tid, __u32 tgid, bool at_switch)
+static int account_slice(__u32 tid, __u32 tgid, bool at_switch, bool dead)
 {
 	__u32 zero = 0, m, cpu = bpf_get_smp_processor_id();
 	struct leader_state *st;
@@ -295,6 +301,7 @@ static int account_slice(__u32 tid, __u32 tgid, bool at_switch)
 			*diff = sl->delta[0];
 	}
 	sl->cpu = cpu;
+	sl->dead = dead;
 	sl->tid = sl->cnt_tid = tid;
 	sl->tgid = sl->cnt_tgid = tgid;
 	if (prev_owner_members) {
@@ -318,26 +325,20 @@ static int account_slice(__u32 tid, __u32 tgid, bool at_switch)
 
 		bpf_loop(sl->nr_slots, credit_session, &cc, 0);
 	}
-	if (prev_owner_members && at_switch) {
+	if (prev_owner_members && dead) {
 		struct forget_ctx fc = { .tid = tid, .tgid = tgid, .nr_slots = sl->nr_slots };
 
 		bpf_loop(sl->nr_slots, forget_exited, &fc, 0);
 	}
-	restart_slices(cpu);
 	return 0;
 }
 
-/*
- * At a switch args[1] is the task going out. User space runs this program with
- * BPF_PROG_TEST_RUN on each CPU before reading, with zeroed args: then the slice so far belongs
- * to whatever runs on that CPU now.
- */
 /*
  * on_exec's flush runs with interrupts on, so a test run's IPI (another session reading) can
  * interrupt it on the same CPU: the interrupting reading leaves the per-CPU state alone and
  * returns LEADER_SYNC_BUSY, and user space runs it again.
  */
-static int account(__u32 tid, __u32 tgid, bool at_switch)
+static int account(__u32 tid, __u32 tgid, bool at_switch, bool dead)
 {
 	struct slice *sl;
 	__u32 zero = 0;
@@ -349,20 +350,39 @@ static int account(__u32 tid, __u32 tgid, bool at_switch)
 	if (sl->busy)
 		return LEADER_SYNC_BUSY;
 	sl->busy = 1;
-	ret = account_slice(tid, tgid, at_switch);
+	ret = account_slice(tid, tgid, at_switch, dead);
 	sl->busy = 0;
 	return ret;
 }
 
+/*
+ * Runs at each switch as the task going out, and by BPF_PROG_TEST_RUN on each CPU before a
+ * session reads (then the slice so far belongs to whatever runs on that CPU now). The context
+ * is read with bpf_probe_read_kernel(), never directly: a direct access would make the kernel
+ * refuse upstream perf's test runs, which pass no context.
+ */
 SEC("raw_tp/sched_switch")
 int on_switch(struct bpf_raw_tracepoint_args *ctx)
 {
-	struct task_struct *task = (struct task_struct *)ctx->args[1];
-	bool at_switch = task != NULL;
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct leader_state *st;
+	__u64 args[2] = { 0 };
+	bool at_switch;
+	__u32 zero = 0;
 
-	if (!task)
-		task = (struct task_struct *)bpf_get_current_task();
-	return account(BPF_CORE_READ(task, pid), BPF_CORE_READ(task, tgid), at_switch);
+	if (bpf_probe_read_kernel(args, sizeof(args), ctx)) {
+		foreign_syncs = 1;
+		at_switch = false;
+	} else {
+		at_switch = args[0] != LEADER_SYNC_MAGIC;
+	}
+	if (at_switch && !foreign_syncs) {
+		/* Nobody needs this switch's slice: no session counts threads. */
+		st = bpf_map_lookup_elem(&leader_state, &zero);
+		if (!st || !st->nr_task_slots)
+			return 0;
+	}
+	return account(task->pid, task->tgid, at_switch, at_switch && task_is_gone(task));
 }
 
 /* Sessions waiting for their workload's exec start here, where perf's enable_on_exec would. */
@@ -385,7 +405,7 @@ static long start_on_exec(__u32 slot, void *ctx)
 		return 0;
 	if (!ec->flushed) {
 		/* What ran before the exec belongs to the sessions already counting. */
-		account(ec->tid, ec->tgid, false);
+		account(ec->tid, ec->tgid, false, false);
 		ec->flushed = true;
 	}
 	{

@@ -2,16 +2,19 @@
 /*
  * Types and names shared by the shared-counter leader (leader.bpf.c) and user space.
  *
- * One leader counts one event (or one event group) on every CPU. At each sched_switch it reads
- * this CPU's counters, works out how far they moved since its last run on this CPU, and adds that
- * slice to every registered session whose target the slice belongs to. For upstream perf's
- * followers it also leaves the slice of the first event in diff_readings, as perf's own leader
- * does.
+ * One leader counts one event (or one event group) on every CPU. While a session counts threads
+ * (-p, -t, a workload), at each sched_switch it reads this CPU's counters, works out how far they
+ * moved since its last reading on this CPU, and adds that slice to every such session whose
+ * target the slice belongs to. Sessions counting CPUs (-a, -C) need no work at a switch: they
+ * take the difference of prev_readings between their own reads. Once upstream perf's followers
+ * may be attached it also leaves the slice of the first event in diff_readings at every switch,
+ * as perf's own leader does.
  *
  * Maps (names as in the object, user space finds them by name through the program's map ids):
  *   events         PERF_EVENT_ARRAY, key member * nr_cpus + cpu, value perf event fd,
  *                  BPF_F_PRESERVE_ELEMS (the fds outlive the process that installed them)
- *   prev_readings  PERCPU_ARRAY[LEADER_MAX_MEMBERS] of struct bpf_perf_event_value
+ *   prev_readings  PERCPU_ARRAY[LEADER_MAX_MEMBERS] of struct bpf_perf_event_value: the last
+ *                  reading, monotonic (-a/-C sessions read their counts from it)
  *   diff_readings  PERCPU_ARRAY[1]: the first member's last slice (perf's follower reads it)
  *   sessions       ARRAY[LEADER_MAX_SESSIONS] of struct leader_session
  *   accum          PERCPU_ARRAY[LEADER_MAX_SESSIONS * LEADER_MAX_MEMBERS]: per-session sums
@@ -30,6 +33,12 @@
 #define LEADER_KEY_SIZE 256
 /* on_switch's return value when a test run found another reading in progress on its CPU */
 #define LEADER_SYNC_BUSY 1
+/*
+ * args[0] of a session's test run. A real switch has 0 or 1 there (preempt); upstream perf's
+ * test runs pass no context at all, which the leader takes as a sign that its followers may be
+ * attached.
+ */
+#define LEADER_SYNC_MAGIC 0x62706572665359ull
 
 #define LEADER_PROG_NAME "on_switch"
 #define LEADER_SESSIONS_MAP "sessions"
@@ -37,9 +46,10 @@
 #define LEADER_FILTER_MAP "filter"
 #define LEADER_STATE_MAP "leader_state"
 #define LEADER_DIFF_MAP "diff_readings"
+#define LEADER_PREV_MAP "prev_readings"
 
 /* Bumped whenever the maps' layout changes: a leader of another version is not shared. */
-#define LEADER_ABI_VERSION 1
+#define LEADER_ABI_VERSION 2
 
 enum leader_slot_state {
 	SLOT_FREE = 0,
@@ -82,7 +92,7 @@ struct leader_state {
 	__u32 exec_link_id;	/* the helper programs' links, so every session can hold them */
 	__u32 newtask_link_id;
 	__u32 exit_link_id;
-	__u32 pad;
+	__u32 nr_task_slots;	/* active -p/-t/workload slots: without any, a switch reads nothing */
 };
 
 #endif

@@ -177,6 +177,7 @@ struct bpf_perf_event_data {
 
 struct task_struct {
 	unsigned int flags;
+	int exit_state;
 	pid_t pid;
 	pid_t tgid;
 	struct task_struct *real_parent;

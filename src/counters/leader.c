@@ -24,7 +24,7 @@ static void handle_init(struct leader_handle *h)
 	memset(h, 0, sizeof(*h));
 	for (i = 0; i < LEADER_NR_LINKS; i++)
 		h->link_fds[i] = -1;
-	h->prog_fd = h->sessions_fd = h->accum_fd = h->filter_fd = h->state_fd = -1;
+	h->prog_fd = h->sessions_fd = h->accum_fd = h->filter_fd = h->state_fd = h->prev_fd = -1;
 }
 
 static void close_fd(int *fd)
@@ -45,6 +45,7 @@ void leader_put(struct leader_handle *h)
 	close_fd(&h->accum_fd);
 	close_fd(&h->filter_fd);
 	close_fd(&h->state_fd);
+	close_fd(&h->prev_fd);
 }
 
 static int read_state(const struct leader_handle *h, struct leader_state *st)
@@ -112,6 +113,8 @@ static bool take_leader_map(int fd, const struct bpf_map_info *info, void *ctx)
 		slot = &h->filter_fd;
 	else if (!strcmp(info->name, LEADER_STATE_MAP))
 		slot = &h->state_fd;
+	else if (!strcmp(info->name, LEADER_PREV_MAP))
+		slot = &h->prev_fd;
 	if (!slot || *slot >= 0)
 		return false;
 	*slot = fd;
@@ -128,7 +131,8 @@ static int adopt_maps(struct leader_handle *h, int prog_fd)
 		return -errno;
 	if (strcmp(info.name, LEADER_PROG_NAME) || for_each_prog_map(prog_fd, take_leader_map, h))
 		return -ENOENT;
-	if (h->sessions_fd < 0 || h->accum_fd < 0 || h->filter_fd < 0 || h->state_fd < 0)
+	if (h->sessions_fd < 0 || h->accum_fd < 0 || h->filter_fd < 0 || h->state_fd < 0 ||
+	    h->prev_fd < 0)
 		return -ENOENT;
 	return 0;
 }
@@ -329,6 +333,7 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	h->sessions_fd = dup_or_fail(bpf_map__fd(skel->maps.sessions));
 	h->accum_fd = dup_or_fail(bpf_map__fd(skel->maps.accum));
 	h->filter_fd = dup_or_fail(bpf_map__fd(skel->maps.filter));
+	h->prev_fd = dup_or_fail(bpf_map__fd(skel->maps.prev_readings));
 	h->prog_fd = dup_or_fail(bpf_program__fd(skel->progs.on_switch));
 	for (i = 0; i < LEADER_NR_LINKS; i++)
 		h->link_fds[i] = dup_or_fail(bpf_link__fd(links[i]));
@@ -358,7 +363,7 @@ out:
 /* perf checks this once at load: reads need BPF_PROG_TEST_RUN on a chosen CPU. */
 static int check_test_run(const struct leader_handle *h)
 {
-	__u64 args[3] = { 0 };
+	__u64 args[3] = { LEADER_SYNC_MAGIC };
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args),
 		    .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = 0);
 

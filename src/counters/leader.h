@@ -24,6 +24,7 @@ struct leader_handle {
 	int accum_fd;
 	int filter_fd;
 	int state_fd;
+	int prev_fd;			/* prev_readings: the raw per-CPU readings */
 	__u32 link_id;			/* on_switch's link: the attr map entry names it */
 	__u32 nr_members;
 	__u32 nr_cpus;			/* possible CPUs: the per-CPU maps' width */
@@ -64,5 +65,8 @@ int leader_sync(const struct leader_handle *h);
 /* The slot's sums for one member, one value per possible CPU. */
 int leader_read(const struct leader_handle *h, __u32 slot, __u32 member,
 		struct bpf_perf_event_value *per_cpu);
+/* The last raw reading of one member on each possible CPU (after leader_sync: current). */
+int leader_read_raw(const struct leader_handle *h, __u32 member,
+		    struct bpf_perf_event_value *per_cpu);
 
 #endif

@@ -87,20 +87,6 @@ static int zero_accum(struct leader_handle *h, __u32 slot)
 	return err;
 }
 
-static int set_watermark(struct leader_handle *h, __u32 nr_slots)
-{
-	struct leader_state st;
-	int err = 0;
-	__u32 zero = 0;
-
-	if (bpf_map_lookup_elem(h->state_fd, &zero, &st))
-		return -errno;
-	st.nr_slots = nr_slots;
-	if (bpf_map_update_elem(h->state_fd, &zero, &st, BPF_ANY))
-		err = -errno;
-	return err;
-}
-
 /* Frees the slots of sessions that died without cleaning up (SIGKILL). */
 static void reclaim_dead(struct leader_handle *h, struct leader_session *table)
 {
@@ -134,13 +120,30 @@ static __u32 highest_active(const struct leader_session *table)
 	return n;
 }
 
+/* Publishes the loop bound and whether any slot counts threads (the leader's fast path). */
+static int publish_slots(struct leader_handle *h, const struct leader_session *table)
+{
+	struct leader_state st;
+	__u32 zero = 0, i;
+
+	if (bpf_map_lookup_elem(h->state_fd, &zero, &st))
+		return -errno;
+	st.nr_slots = highest_active(table);
+	st.nr_task_slots = 0;
+	for (i = 0; i < st.nr_slots; i++)
+		if (table[i].state == SLOT_ACTIVE &&
+		    (table[i].filter == FILTER_TID || table[i].filter == FILTER_TGID))
+			st.nr_task_slots++;
+	return bpf_map_update_elem(h->state_fd, &zero, &st, BPF_ANY) ? -errno : 0;
+}
+
 /* Runs the leader on one CPU, again while it finds an on_exec flush there in progress. */
 static int sync_cpu(const struct leader_handle *h, __u32 cpu)
 {
 	int tries;
 
 	for (tries = 0; tries < 1000; tries++) {
-		__u64 args[3] = { 0 };
+		__u64 args[3] = { LEADER_SYNC_MAGIC };
 		LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args),
 			    .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
 
@@ -221,7 +224,7 @@ int leader_slot_claim(struct leader_handle *h, const struct leader_session_spec 
 		goto out;
 	}
 	table[slot] = s;
-	err = set_watermark(h, highest_active(table));
+	err = publish_slots(h, table);
 	*slot_out = slot;
 out:
 	free(table);
@@ -239,7 +242,7 @@ bool leader_slot_release(struct leader_handle *h, __u32 slot)
 		bpf_map_update_elem(h->sessions_fd, &slot, &table[slot], BPF_ANY);
 		delete_slot_filter(h, slot);
 		reclaim_dead(h, table);
-		set_watermark(h, highest_active(table));
+		publish_slots(h, table);
 		last = highest_active(table) == 0;
 	}
 	free(table);
@@ -280,4 +283,10 @@ int leader_read(const struct leader_handle *h, __u32 slot, __u32 member,
 	__u32 key = slot * LEADER_MAX_MEMBERS + member;
 
 	return bpf_map_lookup_elem(h->accum_fd, &key, per_cpu) ? -errno : 0;
+}
+
+int leader_read_raw(const struct leader_handle *h, __u32 member,
+		    struct bpf_perf_event_value *per_cpu)
+{
+	return bpf_map_lookup_elem(h->prev_fd, &member, per_cpu) ? -errno : 0;
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The shared BPF backend: a session takes a slot in the leader of its event (one leader per
- * distinct attr on the host, found through the pinned attr map) and reads what the leader
- * credited to that slot. No BPF trampolines: the leader does all the filtering itself.
+ * distinct attr on the host, found through the pinned attr map). A session counting threads
+ * reads what the leader credited to its slot; one counting CPUs (-a, -C) takes differences of
+ * the leader's raw per-CPU readings, so it costs nothing at a context switch. No BPF
+ * trampolines: the leader does all the filtering itself.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,6 +19,10 @@ struct shared_priv {
 	__u32 slot;
 	bool per_cpu;			/* -a / -C: counts stay per CPU */
 	struct bpf_perf_event_value *buf; /* [possible CPUs] */
+	/* -a / -C: raw readings at the last enable, and the sums of enabled periods before it */
+	struct bpf_perf_event_value *base, *saved; /* [member][possible CPUs] */
+	int nr_members;
+	bool enabled;
 	const char *map_path;
 	const struct target *target;
 	struct perf_event_attr key;	/* the attr map key of the leader */
@@ -116,6 +122,11 @@ static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	p->target = ctx->target;
 	p->key = key;
 	p->buf = xzalloc(p->leader.nr_cpus * sizeof(*p->buf));
+	p->nr_members = nr;
+	if (p->per_cpu) {
+		p->base = xzalloc(nr * p->leader.nr_cpus * sizeof(*p->base));
+		p->saved = xzalloc(nr * p->leader.nr_cpus * sizeof(*p->saved));
+	}
 	c->priv = p;
 	return 0;
 fail:
@@ -124,16 +135,73 @@ fail:
 	return err;
 }
 
+static void add_value(struct bpf_perf_event_value *sum, const struct bpf_perf_event_value *now,
+		      const struct bpf_perf_event_value *then)
+{
+	sum->counter += now->counter - then->counter;
+	sum->enabled += now->enabled - then->enabled;
+	sum->running += now->running - then->running;
+}
+
+/* -a / -C: the raw readings start (enable) or close (disable) a counted period. */
+static int mark_cpu_period(struct shared_priv *p, bool enabled)
+{
+	__u32 nr_cpus = p->leader.nr_cpus, cpu;
+	int m, err;
+
+	for (m = 0; m < p->nr_members; m++) {
+		struct bpf_perf_event_value *base = &p->base[m * nr_cpus];
+		struct bpf_perf_event_value *saved = &p->saved[m * nr_cpus];
+
+		err = leader_read_raw(&p->leader, m, p->buf);
+		if (err)
+			return err;
+		for (cpu = 0; cpu < nr_cpus; cpu++) {
+			if (p->enabled && !enabled)
+				add_value(&saved[cpu], &p->buf[cpu], &base[cpu]);
+			base[cpu] = p->buf[cpu];
+		}
+	}
+	p->enabled = enabled;
+	return 0;
+}
+
 static int shared_set_enabled(struct counter *c, bool enabled)
 {
 	struct shared_priv *p = c->priv;
+	int err;
 
 	/* a group's members share their leader's slot */
 	if (!p || c->leader != c)
 		return 0;
 	/* Slices that ran before this moment belong to the old state. */
-	leader_sync(&p->leader);
+	err = leader_sync(&p->leader);
+	if (!err && p->per_cpu && enabled != p->enabled)
+		err = mark_cpu_period(p, enabled);
+	if (err)
+		return err;
 	return leader_slot_set_enabled(&p->leader, p->slot, enabled);
+}
+
+/* -a / -C: what each CPU counted in the enabled periods so far. */
+static int read_cpu_counts(struct shared_priv *p, int member)
+{
+	__u32 nr_cpus = p->leader.nr_cpus, cpu;
+	const struct bpf_perf_event_value *base = &p->base[member * nr_cpus];
+	const struct bpf_perf_event_value *saved = &p->saved[member * nr_cpus];
+	int err;
+
+	err = leader_read_raw(&p->leader, member, p->buf);
+	if (err)
+		return err;
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		struct bpf_perf_event_value sum = saved[cpu];
+
+		if (p->enabled)
+			add_value(&sum, &p->buf[cpu], &base[cpu]);
+		p->buf[cpu] = sum;
+	}
+	return 0;
 }
 
 static int shared_enable(struct counter *c)
@@ -155,7 +223,9 @@ static int shared_read(struct counter *c)
 	if (!p)
 		return 0;
 	err = leader_sync(&p->leader);
-	if (!err)
+	if (!err && p->per_cpu)
+		err = read_cpu_counts(p, member_index(c));
+	else if (!err)
 		err = leader_read(&p->leader, p->slot, member_index(c), p->buf);
 	if (err)
 		return err;
@@ -201,6 +271,8 @@ static void shared_close(struct counter *c)
 	}
 	leader_put(&p->leader);
 	free(p->buf);
+	free(p->base);
+	free(p->saved);
 	free(p);
 	c->priv = NULL;
 }

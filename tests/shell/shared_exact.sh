@@ -5,9 +5,11 @@
 # print the same integer for page-faults, minor-faults and context-switches, for the shipped
 # workloads and every kind of target (a workload, one that forks children, -i, -a, -C, -p, -t).
 # Known gap: under load context-switches:b is now and then one off (a few with -a/-C), allowed
-# and printed (cs_within). Clocks and msr/tsc/ (time, not events) agree within a tolerance; the
-# pingpong clock gap is printed, not asserted tightly (at each switch the slice goes to the task
-# switched out, and the leaders' own run time moves with their number).
+# and printed (cs_within). Clocks and msr/tsc/ (time, not events) agree within 0.5% on CPU-bound
+# work and on pingpong pinned to one CPU. Unpinned pingpong on two CPUs is printed with a loose
+# bound: most of its switches are from idle, and the switch-in half of each (between the
+# sched_switch tracepoint and perf's sched-in hook) is the incoming task's for the leader but
+# nobody's for direct counting; no BPF program can run at that hook without trampolines.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../shared_lib.sh"
 
@@ -103,16 +105,30 @@ for ev in task-clock cpu-clock; do
 	echo "spin 300 $ev: direct $direct msec, shared $shared msec ($(pct_gap "$shared" "$direct")%)"
 done
 
-# Switch-heavy work: the leader runs at every switch and its time lands on the incoming task.
-# Measured 2-4% high here; 10% is the documented bound.
+# Switch-heavy work on one CPU (every switch from task to task): within 0.5% too.
+pin=$((nr_cpus - 1))
+taskset -c "$pin" "$BPERF" stat -x, -o "$TMP/out" --bpf-attr-map "$SHARED_MAP" \
+	-e task-clock,task-clock:b,cpu-clock,cpu-clock:b -- "$W/pingpong" 20000 ||
+	fail "pingpong pinned: exit $?"
+for ev in task-clock cpu-clock; do
+	direct=$(count_of "$TMP/out" "$ev")
+	shared=$(count_of "$TMP/out" "$ev:b")
+	within_pct "$shared" "$direct" 0.5 ||
+		fail "pingpong 20000 on CPU $pin $ev: direct $direct, shared $shared"
+	echo "pingpong 20000 on CPU $pin $ev: direct $direct msec, shared $shared msec" \
+		"($(pct_gap "$shared" "$direct")%)"
+done
+
+# Unpinned on two CPUs, the switches from idle: measured 1-3% high (task-clock) and 4-11%
+# (cpu-clock, which perf itself counts 2-5% below task-clock here); 15% is the documented bound.
 "$BPERF" stat -x, -o "$TMP/out" --bpf-attr-map "$SHARED_MAP" \
 	-e task-clock,task-clock:b,cpu-clock,cpu-clock:b -- "$W/pingpong" 20000 ||
 	fail "pingpong: exit $?"
 for ev in task-clock cpu-clock; do
 	direct=$(count_of "$TMP/out" "$ev")
 	shared=$(count_of "$TMP/out" "$ev:b")
-	within_pct "$shared" "$direct" 10 || fail "pingpong 20000 $ev: direct $direct, shared $shared"
-	echo "pingpong 20000 $ev: direct $direct msec, shared $shared msec" \
+	within_pct "$shared" "$direct" 15 || fail "pingpong 20000 $ev: direct $direct, shared $shared"
+	echo "pingpong 20000 $ev (known gap): direct $direct msec, shared $shared msec" \
 		"($(pct_gap "$shared" "$direct")%)"
 done
 
@@ -120,15 +136,13 @@ done
 if [ -d /sys/bus/event_source/devices/msr ]; then
 	for workload in "spin 300" "pingpong 20000"; do
 		# shellcheck disable=SC2086 # the workload's words
-		"$BPERF" stat -x, -o "$TMP/out" --bpf-attr-map "$SHARED_MAP" \
+		taskset -c "$pin" "$BPERF" stat -x, -o "$TMP/out" --bpf-attr-map "$SHARED_MAP" \
 			-e msr/tsc/,msr/tsc/b -- "$W/"$workload || fail "$workload tsc: exit $?"
 		direct=$(count_of "$TMP/out" msr/tsc/)
 		shared=$(count_of "$TMP/out" msr/tsc/b)
-		bound=0.5
-		[[ $workload == pingpong* ]] && bound=10
-		within_pct "$shared" "$direct" "$bound" ||
-			fail "$workload msr/tsc/: direct $direct, shared $shared"
-		echo "$workload msr/tsc/: direct $direct, shared $shared" \
+		within_pct "$shared" "$direct" 0.5 ||
+			fail "$workload on CPU $pin msr/tsc/: direct $direct, shared $shared"
+		echo "$workload on CPU $pin msr/tsc/: direct $direct, shared $shared" \
 			"($(pct_gap "$shared" "$direct")%)"
 	done
 else

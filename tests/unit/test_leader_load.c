@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Proves that the shared-counter leader (bpf/leader.bpf.c) loads and works on this kernel: load,
- * attach to sched_switch, install one software context-switches event per CPU, cause switches,
- * flush each CPU with BPF_PROG_TEST_RUN on that CPU, check the per-CPU diffs, and check that
- * nothing of ours stays loaded after destroy. Needs root (exit 77 = skipped otherwise).
+ * Proves that the shared-counter leader (bpf/leader.bpf.c) loads and works on this kernel, and
+ * that upstream perf's followers could use it: load, attach to sched_switch, install one software
+ * context-switches event per CPU; with no session the leader reads nothing at a switch; a test
+ * run without a context (what upstream perf does at load and before each read) must succeed and
+ * from then on every switch leaves its reading in prev_readings and its slice in diff_readings,
+ * as perf's leader does. Then nothing of ours may stay loaded after destroy. Needs root (exit
+ * 77 = skipped otherwise).
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -108,55 +111,111 @@ static int setup(struct leader_test *t)
 	return 0;
 }
 
-/* Runs the leader on each CPU and checks the diffs it leaves there. */
-static int check_readings(struct leader_test *t)
+static int read_percpu(struct bpf_map *map, struct bpf_perf_event_value *vals, int nr_cpus)
 {
-	struct bpf_perf_event_value *diffs = calloc(t->nr_cpus, sizeof(*diffs));
-	int prog_fd = bpf_program__fd(t->skel->progs.on_switch);
 	__u32 key = LEADER_READING_KEY;
-	__u64 total = 0;
-	int cpu, err, ret = -1;
+	int err;
+
+	err = bpf_map__lookup_elem(map, &key, sizeof(key), vals, nr_cpus * sizeof(*vals), 0);
+	if (err)
+		fprintf(stderr, "%s: reading %s: %s\n", NAME, bpf_map__name(map), strerror(-err));
+	return err;
+}
+
+/* With no session a switch must cost nothing: no reading at all. */
+static int check_idle_leader(struct leader_test *t)
+{
+	struct bpf_perf_event_value *prev = calloc(t->nr_cpus, sizeof(*prev));
+	int cpu, ret = -1;
+
+	cause_switches(t->nr_cpus);
+	if (read_percpu(t->skel->maps.prev_readings, prev, t->nr_cpus))
+		goto out;
+	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
+		if (prev[cpu].counter) {
+			fprintf(stderr, "%s: CPU %d: expected no reading without sessions, got %llu\n",
+				NAME, cpu, (unsigned long long)prev[cpu].counter);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	free(prev);
+	return ret;
+}
+
+/* Upstream perf's test run: no context at all (ctx_size_in 0). */
+static int foreign_test_runs(struct leader_test *t)
+{
+	int prog_fd = bpf_program__fd(t->skel->progs.on_switch);
+	int cpu, err;
 
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
-		/* the raw_tp arguments: a NULL task makes the leader credit the current one */
-		__u64 args[3] = { 0 };
-		LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu,
-			    .ctx_in = args, .ctx_size_in = sizeof(args));
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
 
 		if (t->event_fds[cpu] < 0)
 			continue;
 		err = bpf_prog_test_run_opts(prog_fd, &opts);
 		if (err) {
-			fprintf(stderr, "%s: expected test run on CPU %d to succeed, got %s\n", NAME,
-				cpu, strerror(-err));
-			goto out;
+			fprintf(stderr, "%s: expected a test run without context on CPU %d to succeed "
+				"(upstream perf's), got %s\n", NAME, cpu, strerror(-err));
+			return -1;
 		}
 	}
+	if (!t->skel->bss->foreign_syncs) {
+		fprintf(stderr, "%s: expected foreign_syncs set after a test run without context\n",
+			NAME);
+		return -1;
+	}
+	return 0;
+}
 
-	err = bpf_map__lookup_elem(t->skel->maps.diff_readings, &key, sizeof(key), diffs,
-				   t->nr_cpus * sizeof(*diffs), 0);
-	if (err) {
-		fprintf(stderr, "%s: reading diff_readings: %s\n", NAME, strerror(-err));
+/*
+ * After an upstream test run each switch reads: prev_readings follow each CPU's counter, which
+ * counts the switch only after the tracepoint, so it may be ahead by the switches since.
+ */
+static int check_readings(struct leader_test *t)
+{
+	struct bpf_perf_event_value *prev = calloc(t->nr_cpus, sizeof(*prev));
+	struct bpf_perf_event_value *diffs = calloc(t->nr_cpus, sizeof(*diffs));
+	struct { __u64 count, enabled, running; } now; /* the event's read_format */
+	__u64 total = 0, count;
+	int cpu, ret = -1;
+
+	cause_switches(t->nr_cpus);
+	if (read_percpu(t->skel->maps.prev_readings, prev, t->nr_cpus) ||
+	    read_percpu(t->skel->maps.diff_readings, diffs, t->nr_cpus))
 		goto out;
-	}
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
-		printf("CPU %d: counter %llu enabled %llu running %llu\n", cpu,
-		       (unsigned long long)diffs[cpu].counter, (unsigned long long)diffs[cpu].enabled,
-		       (unsigned long long)diffs[cpu].running);
-		if (diffs[cpu].running > diffs[cpu].enabled) {
-			fprintf(stderr, "%s: CPU %d: expected enabled >= running, got %llu < %llu\n",
-				NAME, cpu, (unsigned long long)diffs[cpu].enabled,
-				(unsigned long long)diffs[cpu].running);
+		if (t->event_fds[cpu] < 0)
+			continue;
+		if (read(t->event_fds[cpu], &now, sizeof(now)) != sizeof(now)) {
+			fprintf(stderr, "%s: reading the counter of CPU %d: %s\n", NAME, cpu,
+				strerror(errno));
 			goto out;
 		}
-		total += diffs[cpu].counter;
+		count = now.count;
+		printf("CPU %d: counter %llu, last reading %llu, last slice %llu\n", cpu,
+		       (unsigned long long)count, (unsigned long long)prev[cpu].counter,
+		       (unsigned long long)diffs[cpu].counter);
+		if (prev[cpu].counter > count || prev[cpu].running > prev[cpu].enabled) {
+			fprintf(stderr, "%s: CPU %d: expected reading <= counter and running <= "
+				"enabled, got %llu > %llu or %llu > %llu\n", NAME, cpu,
+				(unsigned long long)prev[cpu].counter, (unsigned long long)count,
+				(unsigned long long)prev[cpu].running,
+				(unsigned long long)prev[cpu].enabled);
+			goto out;
+		}
+		total += prev[cpu].counter + diffs[cpu].counter;
 	}
 	if (!total) {
-		fprintf(stderr, "%s: expected context switches > 0 on some CPU, got 0\n", NAME);
+		fprintf(stderr, "%s: expected readings at switches once upstream perf ran it, got 0\n",
+			NAME);
 		goto out;
 	}
 	ret = 0;
 out:
+	free(prev);
 	free(diffs);
 	return ret;
 }
@@ -210,11 +269,8 @@ int main(void)
 	for (cpu = 0; cpu < t.nr_cpus; cpu++)
 		t.event_fds[cpu] = -1;
 
-	if (!setup(&t)) {
-		cause_switches(t.nr_cpus);
-		if (!check_readings(&t))
-			ret = 0;
-	}
+	if (!setup(&t) && !check_idle_leader(&t) && !foreign_test_runs(&t) && !check_readings(&t))
+		ret = 0;
 	teardown(&t);
 	if (check_unloaded(t.prog_id))
 		ret = 1;
