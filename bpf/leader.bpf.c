@@ -66,7 +66,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(key_size, sizeof(struct leader_filter_key));
-	__uint(value_size, sizeof(struct leader_filter_value));
+	__uint(value_size, sizeof(__u8));
 	__uint(max_entries, LEADER_FILTER_ENTRIES);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 } filter SEC(".maps");
@@ -78,48 +78,36 @@ struct {
 	__uint(max_entries, 1);
 } leader_state SEC(".maps");
 
-/* The owner of the pending context-switch slice on each CPU (credit_previous_owner). */
-struct owner {
-	__u32 tid;
-	__u32 tgid;
-	__u64 when;	/* the switch that made the pending increment (bpf_ktime_get_ns) */
+/*
+ * The sessions the pending context-switch increment on each CPU belongs to (prev_owner_members):
+ * those that counted the task switched out last, as it was switched out. A set of slots rather
+ * than a task: the task may run on, and exit, elsewhere before this CPU's next reading.
+ */
+struct pending {
+	__u64 slots[LEADER_MAX_SESSIONS / 64];
 };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct owner));
+	__uint(value_size, sizeof(struct pending));
 	__uint(max_entries, 1);
-} last_owner SEC(".maps");
-
-/*
- * When each slot's session started counting at its workload's exec. A pending increment on
- * another CPU from before the exec (the workload blocked there before exec, then ran elsewhere)
- * is not its: on_exec can only flush its own CPU.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u64));
-	__uint(max_entries, LEADER_MAX_SESSIONS);
-} exec_start SEC(".maps");
+} pending_owner SEC(".maps");
 
 /*
  * One slice of every member, and whom it belongs to, handed to the per-session loop. The time
- * (enabled, running) is always the running task's; the counts of prev_owner_members are the
- * previous owner's (cnt_tid, cnt_tgid).
+ * (enabled, running) and most counts are the running task's (tid); the counts of
+ * prev_owner_members go to the sessions in cnt_slots.
  */
 struct slice {
 	struct bpf_perf_event_value delta[LEADER_MAX_MEMBERS];
-	__u32 cpu;
+	struct pending cnt_slots;	/* who the pending increment was for */
+	struct pending next_slots;	/* who the increment this switch makes is for */
 	__u32 tid;
-	__u32 tgid;
-	__u32 cnt_tid;
-	__u32 cnt_tgid;
 	__u32 nr_slots;
-	__u64 cnt_when;	/* when the owner's switch was */
 	__u32 busy;	/* a reading is in progress on this CPU (see account()) */
-	__u32 dead;	/* perf no longer counts the task going out (task_is_gone()) */
+	__u32 at_switch;	/* tid is being switched out (not a read) */
+	__u32 gone;	/* perf no longer counts the task going out (task_is_gone()) */
 };
 
 struct {
@@ -133,49 +121,18 @@ struct {
  * perf stops counting an exiting task in perf_event_exit_task(), just before exit_notify() sets
  * exit_state: from the first switch with exit_state set the task is no longer counted, but at
  * the switches between its exit tracepoint and then (a task preempted while it exits) it still
- * is. So an exited task is forgotten there, not earlier.
+ * is. So an exiting task is forgotten there, not earlier.
  */
 static bool task_is_gone(struct task_struct *task)
 {
 	return BPF_CORE_READ(task, exit_state) != 0;
 }
 
-static bool id_in_filter(__u32 slot, __u32 id, bool *exited)
+static bool in_filter(__u32 slot, __u32 tid)
 {
-	struct leader_filter_key key = { .slot = slot, .id = id };
-	struct leader_filter_value *val;
+	struct leader_filter_key key = { .slot = slot, .id = tid };
 
-	val = bpf_map_lookup_elem(&filter, &key);
-	if (!val)
-		return false;
-	*exited = val->exited;
-	return true;
-}
-
-static bool slice_is_for(struct leader_session *s, __u32 slot, __u32 cpu, __u32 tid, __u32 tgid,
-			 bool *exited)
-{
-	__u32 word = cpu / 64;
-
-	*exited = false;
-	switch (s->filter) {
-	case FILTER_GLOBAL:
-		return true;
-	case FILTER_CPU:
-		if (word >= LEADER_MAX_CPUS / 64)
-			return false;
-		return s->cpus[word] & (1ull << (cpu % 64));
-	case FILTER_TID:
-		return tid && id_in_filter(slot, tid, exited);
-	case FILTER_TGID:
-		return tgid && id_in_filter(slot, tgid, exited);
-	}
-	return false;
-}
-
-static bool is_task_filter(__u32 filter)
-{
-	return filter == FILTER_TID || filter == FILTER_TGID;
+	return tid && bpf_map_lookup_elem(&filter, &key);
 }
 
 /* bpf_loop wants its context on the stack: it carries the per-CPU slice. */
@@ -183,27 +140,36 @@ struct credit_ctx {
 	struct slice *sl;
 };
 
+_Static_assert(LEADER_MAX_SESSIONS == 128, "struct pending holds 128 slots");
+
+/* The word of a slot in struct pending, masked so that the verifier sees it in bounds. */
+static __u32 slot_word(__u32 slot)
+{
+	return (slot >> 6) & 1;
+}
+
+static bool slot_in(const struct pending *set, __u32 slot)
+{
+	return (set->slots[slot_word(slot)] >> (slot & 63)) & 1;
+}
+
 static long credit_session(__u32 slot, void *ctx)
 {
 	struct slice *sl = ((struct credit_ctx *)ctx)->sl;
 	struct leader_session *s;
-	bool exited, owner_exited, time_ok, count_ok;
+	bool time_ok, count_ok;
 	__u32 m;
 
-	if (slot >= sl->nr_slots)
+	if (slot >= sl->nr_slots || slot >= LEADER_MAX_SESSIONS)
 		return 1;
 	s = bpf_map_lookup_elem(&sessions, &slot);
 	/* -a/-C sessions take differences of prev_readings themselves */
-	if (!s || s->state != SLOT_ACTIVE || !s->enabled || !is_task_filter(s->filter))
+	if (!s || s->state != SLOT_ACTIVE || s->filter != FILTER_TID)
 		return 0;
-	time_ok = slice_is_for(s, slot, sl->cpu, sl->tid, sl->tgid, &exited);
-	count_ok = time_ok;
-	if (prev_owner_members) {
-		__u64 *start = bpf_map_lookup_elem(&exec_start, &slot);
-
-		count_ok = slice_is_for(s, slot, sl->cpu, sl->cnt_tid, sl->cnt_tgid, &owner_exited) &&
-			   !(start && sl->cnt_when < *start);
-	}
+	time_ok = s->enabled && in_filter(slot, sl->tid);
+	count_ok = prev_owner_members ? slot_in(&sl->cnt_slots, slot) : time_ok;
+	if (prev_owner_members && time_ok && sl->at_switch && !sl->gone)
+		sl->next_slots.slots[slot_word(slot)] |= 1ull << (slot & 63);
 	if (!time_ok && !count_ok)
 		return 0;
 	for (m = 0; m < LEADER_MAX_MEMBERS && m < nr_members; m++) {
@@ -219,56 +185,35 @@ static long credit_session(__u32 slot, void *ctx)
 			acc->running += sl->delta[m].running;
 		}
 	}
-	if (!time_ok)
-		return 0;
-	/* With prev_owner_members an exited task is forgotten in forget_exited(). */
-	if (exited && sl->dead && !prev_owner_members) {
-		struct leader_filter_key key = {
-			.slot = slot,
-			.id = s->filter == FILTER_TID ? sl->tid : sl->tgid,
-		};
-
-		bpf_map_delete_elem(&filter, &key);
-	}
 	return 0;
 }
 
 /*
- * A task's final switch comes after perf stops counting it (perf_event_exit_task), so with
- * prev_owner_members the increment that switch makes is not the task's: forget the task
- * as it switches out for the last time.
+ * A task perf no longer counts leaves every filter as it switches out: its slice up to here is
+ * credited first, but the context-switch increment this switch makes is not its any more.
  */
 struct forget_ctx {
 	__u32 tid;
-	__u32 tgid;
 	__u32 nr_slots;
 };
 
-static long forget_exited(__u32 slot, void *ctx)
+static long forget_task(__u32 slot, void *ctx)
 {
 	struct forget_ctx *fc = ctx;
-	struct leader_filter_key key = { .slot = slot };
-	struct leader_filter_value *val;
-	struct leader_session *s;
+	struct leader_filter_key key = { .slot = slot, .id = fc->tid };
 
 	if (slot >= fc->nr_slots)
 		return 1;
-	s = bpf_map_lookup_elem(&sessions, &slot);
-	if (!s || s->state != SLOT_ACTIVE || !is_task_filter(s->filter))
-		return 0;
-	key.id = s->filter == FILTER_TID ? fc->tid : fc->tgid;
-	val = bpf_map_lookup_elem(&filter, &key);
-	if (val && val->exited)
-		bpf_map_delete_elem(&filter, &key);
+	bpf_map_delete_elem(&filter, &key);
 	return 0;
 }
 
 /*
  * Reads every member on this CPU and credits the slice since the last reading to the sessions
- * that count (tid, tgid). at_switch: called at a real switch (the task is being switched out),
- * rather than to bring the counts up to date before a read.
+ * that count tid. at_switch: called at a real switch (tid is being switched out), rather than
+ * to bring the counts up to date before a read.
  */
-static int account_slice(__u32 tid, __u32 tgid, bool at_switch, bool dead)
+static int account_slice(__u32 tid, bool at_switch, bool gone)
 {
 	__u32 zero = 0, m, cpu = bpf_get_smp_processor_id();
 	struct leader_state *st;
@@ -300,22 +245,17 @@ static int account_slice(__u32 tid, __u32 tgid, bool at_switch, bool dead)
 		if (diff)
 			*diff = sl->delta[0];
 	}
-	sl->cpu = cpu;
-	sl->dead = dead;
-	sl->tid = sl->cnt_tid = tid;
-	sl->tgid = sl->cnt_tgid = tgid;
+	sl->tid = tid;
+	sl->at_switch = at_switch;
+	sl->gone = gone;
+	__builtin_memset(&sl->cnt_slots, 0, sizeof(sl->cnt_slots));
+	__builtin_memset(&sl->next_slots, 0, sizeof(sl->next_slots));
 	if (prev_owner_members) {
-		struct owner *last = bpf_map_lookup_elem(&last_owner, &zero);
+		struct pending *owner = bpf_map_lookup_elem(&pending_owner, &zero);
 
-		if (!last)
+		if (!owner)
 			return 0;
-		sl->cnt_tid = last->tid;
-		sl->cnt_tgid = last->tgid;
-		sl->cnt_when = last->when;
-		last->when = bpf_ktime_get_ns();
-		/* A read consumes the pending increment; a switch makes a new one. */
-		last->tid = at_switch ? tid : 0;
-		last->tgid = at_switch ? tgid : 0;
+		sl->cnt_slots = *owner;
 	}
 	sl->nr_slots = st->nr_slots;
 	if (sl->nr_slots > LEADER_MAX_SESSIONS)
@@ -325,10 +265,17 @@ static int account_slice(__u32 tid, __u32 tgid, bool at_switch, bool dead)
 
 		bpf_loop(sl->nr_slots, credit_session, &cc, 0);
 	}
-	if (prev_owner_members && dead) {
-		struct forget_ctx fc = { .tid = tid, .tgid = tgid, .nr_slots = sl->nr_slots };
+	if (prev_owner_members) {
+		struct pending *owner = bpf_map_lookup_elem(&pending_owner, &zero);
 
-		bpf_loop(sl->nr_slots, forget_exited, &fc, 0);
+		/* A read consumes the pending increment; a switch makes a new one. */
+		if (owner)
+			*owner = sl->next_slots;
+	}
+	if (gone) {
+		struct forget_ctx fc = { .tid = tid, .nr_slots = sl->nr_slots };
+
+		bpf_loop(sl->nr_slots, forget_task, &fc, 0);
 	}
 	return 0;
 }
@@ -338,7 +285,7 @@ static int account_slice(__u32 tid, __u32 tgid, bool at_switch, bool dead)
  * interrupt it on the same CPU: the interrupting reading leaves the per-CPU state alone and
  * returns LEADER_SYNC_BUSY, and user space runs it again.
  */
-static int account(__u32 tid, __u32 tgid, bool at_switch, bool dead)
+static int account(__u32 tid, bool at_switch, bool gone)
 {
 	struct slice *sl;
 	__u32 zero = 0;
@@ -350,7 +297,7 @@ static int account(__u32 tid, __u32 tgid, bool at_switch, bool dead)
 	if (sl->busy)
 		return LEADER_SYNC_BUSY;
 	sl->busy = 1;
-	ret = account_slice(tid, tgid, at_switch, dead);
+	ret = account_slice(tid, at_switch, gone);
 	sl->busy = 0;
 	return ret;
 }
@@ -359,38 +306,37 @@ static int account(__u32 tid, __u32 tgid, bool at_switch, bool dead)
  * Runs at each switch as the task going out, and by BPF_PROG_TEST_RUN on each CPU before a
  * session reads (then the slice so far belongs to whatever runs on that CPU now). The context
  * is read with bpf_probe_read_kernel(), never directly: a direct access would make the kernel
- * refuse upstream perf's test runs, which pass no context.
+ * refuse upstream perf's test runs, which pass no context. While no session counts threads
+ * (and no upstream follower may be attached) a switch needs no reading at all.
  */
 SEC("raw_tp/sched_switch")
 int on_switch(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
+	__u64 args[2] = { 0 };	/* preempt, prev */
 	struct leader_state *st;
-	__u64 args[2] = { 0 };
-	bool at_switch;
 	__u32 zero = 0;
 
 	if (bpf_probe_read_kernel(args, sizeof(args), ctx)) {
 		foreign_syncs = 1;
-		at_switch = false;
-	} else {
-		at_switch = args[0] != LEADER_SYNC_MAGIC;
+		return account(task->pid, false, false);
 	}
-	if (at_switch && !foreign_syncs) {
-		/* Nobody needs this switch's slice: no session counts threads. */
+	if (args[0] == LEADER_SYNC_MAGIC)
+		return account(task->pid, false, false);
+	if (!foreign_syncs) {
 		st = bpf_map_lookup_elem(&leader_state, &zero);
 		if (!st || !st->nr_task_slots)
 			return 0;
 	}
-	return account(task->pid, task->tgid, at_switch, at_switch && task_is_gone(task));
+	return account(task->pid, true, task_is_gone(task));
 }
 
 /* Sessions waiting for their workload's exec start here, where perf's enable_on_exec would. */
 struct exec_ctx {
 	__u32 tgid;
+	__u32 tid;
 	__u32 nr_slots;
 	bool flushed;
-	__u32 tid;
 };
 
 static long start_on_exec(__u32 slot, void *ctx)
@@ -405,13 +351,8 @@ static long start_on_exec(__u32 slot, void *ctx)
 		return 0;
 	if (!ec->flushed) {
 		/* What ran before the exec belongs to the sessions already counting. */
-		account(ec->tid, ec->tgid, false, false);
+		account(ec->tid, false, false);
 		ec->flushed = true;
-	}
-	{
-		__u64 now = bpf_ktime_get_ns();
-
-		bpf_map_update_elem(&exec_start, &slot, &now, BPF_ANY);
 	}
 	s->exec_tgid = 0;
 	s->enabled = 1;
@@ -438,67 +379,27 @@ int BPF_PROG(on_exec, struct task_struct *task, const char *comm)
 	return 0;
 }
 
-struct task_ctx {
+/* A new task joins the filters of the sessions that follow its parent's children (not -i). */
+struct newtask_ctx {
 	__u32 parent_tid;
-	__u32 parent_tgid;
 	__u32 tid;
-	__u32 tgid;
 	__u32 nr_slots;
-	bool exiting;
 };
 
 static long follow_task(__u32 slot, void *ctx)
 {
-	struct leader_filter_value val = { 0 };
-	struct leader_filter_key key = { .slot = slot };
-	struct task_ctx *tc = ctx;
+	struct newtask_ctx *nc = ctx;
+	struct leader_filter_key key = { .slot = slot, .id = nc->tid };
 	struct leader_session *s;
-	struct leader_filter_value *cur;
+	__u8 one = 1;
 
-	if (slot >= tc->nr_slots)
+	if (slot >= nc->nr_slots)
 		return 1;
 	s = bpf_map_lookup_elem(&sessions, &slot);
-	if (!s || s->state != SLOT_ACTIVE)
+	if (!s || s->state != SLOT_ACTIVE || s->filter != FILTER_TID || !s->inherit ||
+	    !in_filter(slot, nc->parent_tid))
 		return 0;
-	if (tc->exiting) {
-		/* A thread of a counted process exiting does not end the process. */
-		if (s->filter == FILTER_TGID && tc->tid != tc->tgid)
-			return 0;
-		key.id = s->filter == FILTER_TID ? tc->tid : tc->tgid;
-		cur = bpf_map_lookup_elem(&filter, &key);
-		if (cur)
-			cur->exited = 1;
-		return 0;
-	}
-	if (!s->inherit)
-		return 0;
-	if (s->filter == FILTER_TID) {
-		key.id = tc->parent_tid;
-		if (!bpf_map_lookup_elem(&filter, &key))
-			return 0;
-		key.id = tc->tid;
-	} else if (s->filter == FILTER_TGID && tc->tgid != tc->parent_tgid) {
-		key.id = tc->parent_tgid;
-		if (!bpf_map_lookup_elem(&filter, &key))
-			return 0;
-		key.id = tc->tgid;
-	} else {
-		return 0;
-	}
-	bpf_map_update_elem(&filter, &key, &val, BPF_NOEXIST);
-	return 0;
-}
-
-static int walk_sessions(struct task_ctx *tc)
-{
-	struct leader_state *st;
-	__u32 zero = 0;
-
-	st = bpf_map_lookup_elem(&leader_state, &zero);
-	if (!st)
-		return 0;
-	tc->nr_slots = st->nr_slots < LEADER_MAX_SESSIONS ? st->nr_slots : LEADER_MAX_SESSIONS;
-	bpf_loop(tc->nr_slots, follow_task, tc, 0);
+	bpf_map_update_elem(&filter, &key, &one, BPF_NOEXIST);
 	return 0;
 }
 
@@ -506,26 +407,16 @@ SEC("tp_btf/task_newtask")
 int BPF_PROG(on_newtask, struct task_struct *task, __u64 clone_flags)
 {
 	struct task_struct *parent = bpf_get_current_task_btf();
-	struct task_ctx tc = {
-		.parent_tid = parent->pid,
-		.parent_tgid = parent->tgid,
-		.tid = task->pid,
-		.tgid = task->tgid,
-	};
+	struct newtask_ctx nc = { .parent_tid = parent->pid, .tid = task->pid };
+	struct leader_state *st;
+	__u32 zero = 0;
 
-	return walk_sessions(&tc);
-}
-
-SEC("tp_btf/sched_process_exit")
-int BPF_PROG(on_exit, struct task_struct *task)
-{
-	struct task_ctx tc = {
-		.tid = task->pid,
-		.tgid = task->tgid,
-		.exiting = true,
-	};
-
-	return walk_sessions(&tc);
+	st = bpf_map_lookup_elem(&leader_state, &zero);
+	if (!st)
+		return 0;
+	nc.nr_slots = st->nr_slots < LEADER_MAX_SESSIONS ? st->nr_slots : LEADER_MAX_SESSIONS;
+	bpf_loop(nc.nr_slots, follow_task, &nc, 0);
+	return 0;
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

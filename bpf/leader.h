@@ -18,7 +18,7 @@
  *   diff_readings  PERCPU_ARRAY[1]: the first member's last slice (perf's follower reads it)
  *   sessions       ARRAY[LEADER_MAX_SESSIONS] of struct leader_session
  *   accum          PERCPU_ARRAY[LEADER_MAX_SESSIONS * LEADER_MAX_MEMBERS]: per-session sums
- *   filter         HASH struct leader_filter_key -> struct leader_filter_value (-p/-t/workload)
+ *   filter         HASH struct leader_filter_key -> u8 1: the threads each session counts
  *   leader_state   ARRAY[1] of struct leader_state (slot watermark, ids of the helper links)
  */
 #ifndef BPERF_BPF_LEADER_H
@@ -57,10 +57,8 @@ enum leader_slot_state {
 };
 
 enum leader_filter_type {
-	FILTER_GLOBAL = 1, /* -a: every task on every CPU */
-	FILTER_CPU = 2,	   /* -C: every task on the listed CPUs */
-	FILTER_TID = 3,	   /* -t: the listed threads */
-	FILTER_TGID = 4,   /* -p and the workload: the listed processes */
+	FILTER_CPU = 2,	   /* -a, -C: every task on the listed CPUs */
+	FILTER_TID = 3,	   /* -p, -t, the workload: the listed threads (and their children) */
 };
 
 struct leader_session {
@@ -74,14 +72,10 @@ struct leader_session {
 	__u64 cpus[LEADER_MAX_CPUS / 64];
 };
 
+/* filter: the set of (slot, tid) a FILTER_TID session counts; the value is always 1. */
 struct leader_filter_key {
 	__u32 slot;
-	__u32 id; /* tid or tgid */
-};
-
-struct leader_filter_value {
-	__u32 exited; /* credit the last slice, then forget the id */
-	__u32 pad;
+	__u32 id;
 };
 
 struct leader_state {
@@ -91,8 +85,8 @@ struct leader_state {
 	__u32 nr_cpus;
 	__u32 exec_link_id;	/* the helper programs' links, so every session can hold them */
 	__u32 newtask_link_id;
-	__u32 exit_link_id;
 	__u32 nr_task_slots;	/* active -p/-t/workload slots: without any, a switch reads nothing */
+	__u32 pad;
 };
 
 #endif

@@ -14,11 +14,11 @@
 #include "../../bpf/leader.h"
 #include "attr_map.h"
 
-#define LEADER_NR_LINKS 4
+#define LEADER_NR_LINKS 3
 
 /* The fds a session holds: while any session holds them, the leader lives. */
 struct leader_handle {
-	int link_fds[LEADER_NR_LINKS];	/* on_switch, on_exec, on_newtask, on_exit */
+	int link_fds[LEADER_NR_LINKS];	/* on_switch, on_exec, on_newtask */
 	int prog_fd;			/* on_switch, run on each CPU before a read */
 	int sessions_fd;
 	int accum_fd;
@@ -31,12 +31,12 @@ struct leader_handle {
 	bool created;			/* this session made it (for -v) */
 };
 
-/* What a session counts: its filter, and the ids for FILTER_TID / FILTER_TGID. */
+/* What a session counts: its filter, and the thread ids for FILTER_TID. */
 struct leader_session_spec {
 	enum leader_filter_type filter;
 	const int *cpus;	/* FILTER_CPU */
 	int nr_cpus;
-	const pid_t *ids;	/* FILTER_TID / FILTER_TGID */
+	const pid_t *ids;	/* FILTER_TID */
 	int nr_ids;
 	bool inherit;
 	pid_t exec_tgid;	/* non-zero: counting starts at this process's exec */

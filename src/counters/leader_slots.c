@@ -131,8 +131,7 @@ static int publish_slots(struct leader_handle *h, const struct leader_session *t
 	st.nr_slots = highest_active(table);
 	st.nr_task_slots = 0;
 	for (i = 0; i < st.nr_slots; i++)
-		if (table[i].state == SLOT_ACTIVE &&
-		    (table[i].filter == FILTER_TID || table[i].filter == FILTER_TGID))
+		if (table[i].state == SLOT_ACTIVE && table[i].filter == FILTER_TID)
 			st.nr_task_slots++;
 	return bpf_map_update_elem(h->state_fd, &zero, &st, BPF_ANY) ? -errno : 0;
 }
@@ -171,7 +170,7 @@ int leader_slot_claim(struct leader_handle *h, const struct leader_session_spec 
 		      __u32 *slot_out)
 {
 	struct leader_session *table = xzalloc(LEADER_MAX_SESSIONS * sizeof(*table));
-	struct leader_filter_value fval = { 0 };
+	__u8 one = 1;
 	struct leader_session s = { 0 };
 	__u32 slot;
 	int i, err;
@@ -204,7 +203,7 @@ int leader_slot_claim(struct leader_handle *h, const struct leader_session_spec 
 	for (i = 0; i < spec->nr_ids; i++) {
 		struct leader_filter_key key = { .slot = slot, .id = spec->ids[i] };
 
-		if (bpf_map_update_elem(h->filter_fd, &key, &fval, BPF_ANY)) {
+		if (bpf_map_update_elem(h->filter_fd, &key, &one, BPF_ANY)) {
 			err = -errno;
 			goto out;
 		}

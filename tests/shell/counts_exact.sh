@@ -124,8 +124,9 @@ awk -v ms="$ms" -v dur="$dur" -v user="$user" -v sys="$sys" 'BEGIN {
 		print "spin 200: duration_time " dur / 1e6 " ms against task-clock " ms " ms"; exit 1
 	}
 	# rusage (tick-based split of the same runtime) adds up to the task-clock, give or take the
-	# time spent in kernel accounting (up to a tenth seen with the syscalls of spin)
-	if ((user + sys) / 1e6 < ms * 0.7 || (user + sys) / 1e6 > ms * 1.05) {
+	# time spent in kernel accounting (up to a tenth seen with the syscalls of spin) and two
+	# ticks (5% over seen in the emulated guest of tools/vmtest)
+	if ((user + sys) / 1e6 < ms * 0.7 || (user + sys) / 1e6 > ms * 1.1 + 8) {
 		print "spin 200: user+sys " (user + sys) / 1e6 " ms against task-clock " ms " ms"; exit 1
 	}
 }' || fail "spin 200 clocks: $out"

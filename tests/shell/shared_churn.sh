@@ -32,7 +32,7 @@ VICTIM_ARGS=(
 	"--bpf-counters -e cpu-clock,page-faults"
 )
 
-declare -a slot_pid slot_kind slot_out
+declare -a slot_pid slot_kind slot_out alive
 started=0 killed=0 checked=0 victims_done=0
 
 start_session() {
@@ -90,9 +90,10 @@ finish_session() {
 
 # A session has ended when its process is gone or a zombie.
 ended() {
-	local state
+	local pid comm state
 
-	state=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 0
+	# a builtin read, no fork: under emulation (tools/vmtest) a fork per slot is too slow
+	read -r pid comm state _ 2>/dev/null <"/proc/$1/stat" || return 0
 	[ "$state" = Z ]
 }
 
@@ -107,9 +108,13 @@ while [ "$SECONDS" -lt "$end" ]; do
 			start_session "$i"
 		fi
 	done
-	# SIGKILL a random slot's session if it is a victim: its process group, workload included
-	i=$((RANDOM % NR_SLOTS))
-	if [ "${slot_kind[i]}" = victim ] && ! ended "${slot_pid[i]}"; then
+	# SIGKILL a random running victim, one time in two: its process group, workload included
+	alive=()
+	for i in $(seq 0 $((NR_SLOTS - 1))); do
+		[ "${slot_kind[i]}" = victim ] && ! ended "${slot_pid[i]}" && alive+=("$i")
+	done
+	if [ ${#alive[@]} -gt 0 ] && ((RANDOM % 2)); then
+		i=${alive[RANDOM % ${#alive[@]}]}
 		kill -KILL -- "-${slot_pid[i]}" 2>/dev/null && killed=$((killed + 1))
 	fi
 	sleep 0.02

@@ -33,10 +33,11 @@ exact() {
 	check_pairs "$TMP/out" "$1"
 }
 
-# background EVENT: a session sharing EVENT for 3 s; waits until its entry is in the map.
+# background EVENT: a session sharing EVENT until stop_background; waits until its entry is in
+# the map.
 background() {
 	"$BPERF" stat -x, -o "$TMP/bg" --bpf-attr-map "$SHARED_MAP" -e "$1" -- \
-		"$W/sleeper" 3000 &
+		"$W/sleeper" 600000 &
 	BG=$!
 	BG_PIDS+=("$BG")
 	for _ in $(seq 100); do
@@ -44,6 +45,15 @@ background() {
 		sleep 0.02
 	done
 	fail "the session for $1 did not show up in the attr map"
+}
+
+# stop_background: ends the background session's sleeper (SIGUSR1: exit 0), then the session.
+stop_background() {
+	for _ in $(seq 500); do
+		pkill -USR1 -P "$BG" -x sleeper && break
+		sleep 0.02
+	done
+	wait "$BG" || fail "the background session failed"
 }
 
 # The map's only entry: key and value as bpftool words, and the link id.
@@ -74,7 +84,7 @@ bpftool link pin id "$LINK" "$SHARED_MAP" || fail "cannot pin the leader link"
 refused "a pinned link" "is not a BPF map"
 rm -f "$SHARED_MAP"
 mv "$saved_map" "$SHARED_MAP" || fail "cannot put the attr map back"
-wait "$BG" || fail "the background session failed"
+stop_background
 
 # --- maps of the wrong shape -----------------------------------------------------------------
 rm -f "$SHARED_MAP"
@@ -126,7 +136,7 @@ bpftool map update id "$state_map" key 0 0 0 0 value 0x63 0 0 0 $state
 exact "a leader of ABI version 99"
 grep -q "sharing leader link $CS_LINK" "$TMP/verbose" &&
 	fail "a leader of another ABI version was shared"
-wait "$BG" || fail "the background session failed"
+stop_background
 
 # --- paths that are not on bpffs ---------------------------------------------------------------
 "$BPERF" stat -e page-faults:b --bpf-attr-map "$TMP/attr_map" -- true 2>"$TMP/err"
