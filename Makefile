@@ -5,9 +5,11 @@
 #   make              build ./bperf and the test workloads (.output/workloads/)
 #   make deps         install missing Debian packages and locales (root)
 #   make demo         deps + build, then count a few built-in workloads
-#   make check        deps + build + unit tests (.output/tests/), then tests/run.sh
+#   make check        deps + build, then tests/run.sh on this kernel and tools/vmtest in a QEMU guest
+#                     (tools/check: fails if either fails; KERNEL= as for vmtest)
 #   make vmtest       deps + build, then tests/run.sh in a QEMU guest on Debian's stock kernel
 #                     (tools/vmtest; KERNEL=path/to/bzImage boots another kernel)
+#   make fuzz         fuzz the perf.data reader (tests/fuzz/) for FUZZ_SECONDS (default 600)
 #   make install      PREFIX=/usr/local DESTDIR= : bin/bperf and the man pages
 #   make clean
 #   V=1               show the full commands
@@ -68,6 +70,20 @@ SKELS := $(BPF_SRCS:bpf/%.bpf.c=$(OUTPUT)/%.skel.h)
 
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(OUTPUT)/tests/%)
+# programs the tests call (not tests themselves): libbpf and the skeletons only
+HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
+HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(OUTPUT)/tests/%)
+
+TOOL_SRCS := $(sort $(wildcard tools/*.c))
+TOOL_BINS := $(TOOL_SRCS:tools/%.c=$(OUTPUT)/tools/%)
+
+# the perf.data reader's fuzz target: clang, libFuzzer, ASan and UBSan (libclang-rt-*-dev)
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(OUTPUT)/fuzz/%)
+FUZZ_CFLAGS = -std=gnu11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-sanitize-recover=undefined -D_GNU_SOURCE -Isrc -I$(OUTPUT) -I. $(PKG_CFLAGS) -MMD -MP
+FUZZ_LIB_OBJS := $(LIB_OBJS:$(OUTPUT)/src/%.o=$(OUTPUT)/fuzz/src/%.o)
+FUZZ_SECONDS ?= 600
 
 WORKLOAD_SRCS := $(sort $(wildcard tests/workloads/*.c))
 WORKLOADS := $(WORKLOAD_SRCS:tests/workloads/%.c=$(OUTPUT)/workloads/%)
@@ -77,9 +93,10 @@ MANPAGES := $(sort $(wildcard man/*.1))
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
 # keep the BPF objects although only the skeletons are asked for
-.SECONDARY: $(BPF_OBJS)
+.SECONDARY: $(BPF_OBJS) $(FUZZ_LIB_OBJS)
 
-.PHONY: all deps demo check vmtest tests workloads skeletons install clean libbpf-check FORCE
+.PHONY: all deps demo check vmtest tests workloads skeletons install clean libbpf-check fuzz \
+	fuzz-build FORCE
 
 all: bperf workloads
 
@@ -87,7 +104,13 @@ workloads: $(WORKLOADS)
 
 skeletons: $(SKELS)
 
-tests: $(UNIT_BINS) $(WORKLOADS)
+tests: $(UNIT_BINS) $(HELPER_BINS) $(WORKLOADS) $(TOOL_BINS)
+
+fuzz-build: $(FUZZ_BINS)
+
+# longer fuzzing than the bounded run of tests/shell/fuzz_report.sh
+fuzz: bperf $(TOOL_BINS) $(FUZZ_BINS)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh
 
 bperf: $(OBJS) | libbpf-check
 	$(call msg,LINK,$@)
@@ -102,6 +125,26 @@ $(OUTPUT)/tests/%: tests/unit/%.c $(LIB_OBJS) | $(SKELS) libbpf-check
 	$(call msg,TEST,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(BPERF_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(BPERF_LIBS)
+
+$(OUTPUT)/tests/%: tests/helpers/%.c | $(SKELS) libbpf-check
+	$(call msg,HELPER,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(BPERF_CFLAGS) $(LDFLAGS) -o $@ $< $(BPERF_LIBS)
+
+$(OUTPUT)/tools/%: tools/%.c $(LIB_OBJS) | $(SKELS) libbpf-check
+	$(call msg,TOOL,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(BPERF_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(BPERF_LIBS)
+
+$(OUTPUT)/fuzz/src/%.o: src/%.c | $(SKELS) libbpf-check
+	$(call msg,FUZZ-CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_OBJS) | $(SKELS) libbpf-check
+	$(call msg,FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS) $(BPERF_LIBS)
 
 $(OUTPUT)/%.bpf.o: bpf/%.bpf.c vmlinux/vmlinux.h | libbpf-check
 	$(call msg,BPF,$@)
@@ -146,7 +189,7 @@ demo:
 check:
 	$(Q)$(MAKE) --no-print-directory deps
 	$(Q)$(MAKE) --no-print-directory all tests
-	tests/run.sh
+	KERNEL=$(KERNEL) tools/check
 
 vmtest:
 	$(Q)$(MAKE) --no-print-directory deps
@@ -162,4 +205,5 @@ clean:
 	$(call msg,CLEAN,)
 	$(Q)rm -rf $(OUTPUT) bperf
 
--include $(wildcard $(OUTPUT)/*.d $(OUTPUT)/src/*.d $(OUTPUT)/src/*/*.d $(OUTPUT)/tests/*.d)
+-include $(wildcard $(OUTPUT)/*.d $(OUTPUT)/src/*.d $(OUTPUT)/src/*/*.d $(OUTPUT)/tests/*.d \
+	$(OUTPUT)/tools/*.d $(OUTPUT)/fuzz/*.d $(OUTPUT)/fuzz/src/*.d $(OUTPUT)/fuzz/src/*/*.d)

@@ -25,6 +25,19 @@ void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * A double truncated to u64 as a C cast does, but defined for every value (NaN and negatives
+ * give 0, too large ones UINT64_MAX): counts replayed from a file can be anything.
+ */
+static inline unsigned long long double_to_u64(double v)
+{
+	if (!(v > 0))
+		return 0;
+	if (v >= 18446744073709551616.0)
+		return ~0ULL;
+	return (unsigned long long)v;
+}
+
 /* Reads a small sysfs-like file into buf (trailing newline removed); -errno on failure. */
 int read_text_file(const char *path, char *buf, size_t size);
 

@@ -21,6 +21,7 @@ struct raw_count {
 };
 
 struct counter;
+struct bpf_prog_targets;
 
 /* What every open needs to know besides the counter itself. */
 struct open_ctx {
@@ -33,6 +34,7 @@ struct open_ctx {
 	bool no_sample_id_all;	/* ... sample_id_all */
 	bool ignore_missing_thread; /* -p: a thread that exited before its open is skipped */
 	const char *bpf_attr_map;   /* shared counters: the pinned attr map's path */
+	const struct bpf_prog_targets *bpf_progs; /* -b: the programs counted, else NULL */
 };
 
 struct counter_ops {
@@ -56,7 +58,7 @@ struct counter {
 	struct counter *leader;	 /* group leader (itself when alone) */
 	void *priv;		 /* the backend's state */
 	int nr_cpus;
-	int nr_threads;
+	int nr_threads;		 /* with -b: the target programs */
 	struct raw_count *counts; /* [cpu_idx * nr_threads + thread_idx] */
 	bool supported;		 /* false once the kernel refused the event */
 	bool read_failed;	 /* the last read failed: printed as <not counted> */
@@ -70,6 +72,8 @@ static inline struct raw_count *counter_count(struct counter *c, int cpu_idx, in
 
 extern const struct counter_ops direct_counter_ops;
 extern const struct counter_ops shared_counter_ops;
+extern const struct counter_ops prog_profiler_counter_ops;
+extern const struct counter_ops bpf_stats_counter_ops;
 
 /* The backend's fd for (cpu, thread), for group members; -1 if none. */
 int direct_counter_fd(const struct counter *c, int cpu_idx, int thread_idx);

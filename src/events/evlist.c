@@ -18,6 +18,7 @@ static void evsel_free_fields(struct evsel *e)
 	free(e->pmu_name);
 	free(e->cpumask);
 	free(e->group_name);
+	free(e->per_run_unit);
 	if (e->unit_owned)
 		free((char *)e->unit);
 }

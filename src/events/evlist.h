@@ -18,6 +18,13 @@ enum tool_event {
 	TOOL_SYSTEM_TIME,
 };
 
+/* bperf stat -b: what a synthetic per-program evsel counts (not a perf event) */
+enum bpf_prog_stat {
+	BPF_PROG_STAT_NONE,
+	BPF_PROG_STAT_RUNS,	/* bpf-prog-ID-runs: how many times the program ran */
+	BPF_PROG_STAT_RUN_TIME,	/* bpf-prog-ID-run-time: for how long, from kernel statistics */
+};
+
 struct evsel {
 	struct perf_event_attr attr;
 	/*
@@ -46,6 +53,9 @@ struct evsel {
 	bool unit_owned;     /* unit was allocated (sysfs .unit) and is freed with the evsel */
 	bool per_pkg;	     /* sysfs .per-pkg */
 	char *group_name;    /* name{...}: the group's name, on the leader */
+	enum bpf_prog_stat bpf_prog_stat;
+	int bpf_prog_idx;    /* with bpf_prog_stat: the program's place in the -b list */
+	char *per_run_unit;  /* -b: the unit of this event's average per program run */
 };
 
 struct evlist {
@@ -101,6 +111,14 @@ void evlist_free(struct evlist *evlist);
  * "duration_time".
  */
 bool evlist_needs_system_wide(const struct evlist *evlist);
+
+/*
+ * bperf stat -b: appends the per-program evsels of the program at prog_idx in the -b list,
+ * bpf-prog-ID-runs and (with run_time) bpf-prog-ID-run-time, and names the average per run of
+ * every evsel for the runs lines' metrics.
+ */
+void evlist_add_bpf_prog_stats(struct evlist *evlist, int prog_idx, unsigned int id,
+			       bool run_time);
 
 /* perf stat -g: every event in one group led by the first. */
 void evlist_make_single_group(struct evlist *evlist);

@@ -18,6 +18,9 @@ static int unit_width(const struct stat_result *res)
 {
 	int width = 4, i;
 
+	/* perf's report opens nothing, and only an open widens the column */
+	if (res->replay)
+		return width;
 	for (i = 0; i < res->evlist->nr; i++) {
 		const char *unit = event_unit(&res->evlist->entries[i]);
 
@@ -135,7 +138,7 @@ static void print_event_per_thread(const struct line_printer *lp, int ev)
 		if (count * scale == 0.0 && res->per_thread_drop_zero)
 			continue;
 		tv[n].aggr = i;
-		tv[n].val = (uint64_t)count;
+		tv[n].val = double_to_u64(count);
 		n++;
 	}
 	qsort(tv, n, sizeof(*tv), cmp_thread_value);

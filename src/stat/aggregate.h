@@ -21,4 +21,25 @@ void aggregate_counts(const struct counter *counters, int nr_counters,
 		      const struct raw_count *const *prev, enum aggr_mode mode, int nr_aggr,
 		      bool scale, struct counter_value *values);
 
+/* Topology ids by CPU number for --per-socket/die/core/node; -1 where unknown. */
+struct cpu_topology {
+	int nr;			/* CPU numbers 0..nr-1 are described */
+	const int *socket;
+	const int *die;
+	const int *core;
+	const int *node;
+};
+
+/*
+ * The aggregates of a topology mode over cpus, sorted as perf sorts them, and for each CPU
+ * index the aggregate it belongs to (*cpu_aggr, [cpus->nr]).
+ */
+int aggr_ids_build_topology(enum aggr_mode mode, const struct cpu_map *cpus,
+			    const struct cpu_topology *topo, struct aggr_id **ids, int **cpu_aggr);
+
+/* aggregate_counts() with CPU index -> aggregate given by cpu_aggr (topology modes). */
+void aggregate_counts_mapped(const struct counter *counters, int nr_counters,
+			     const struct raw_count *const *prev, enum aggr_mode mode, int nr_aggr,
+			     const int *cpu_aggr, bool scale, struct counter_value *values);
+
 #endif

@@ -11,12 +11,15 @@
 #include <unistd.h>
 
 #include "../common.h"
+#include "../counters/bpf_prog_targets.h"
 #include "../events/stat_config.h"
 #include "../output/output.h"
 #include "aggregate.h"
 #include "options.h"
 #include "run_stats.h"
 #include "session.h"
+#include "stat_record.h"
+#include "stat_report.h"
 #include "workload.h"
 
 /* Everything one invocation needs, passed down instead of kept in globals. */
@@ -28,7 +31,9 @@ struct stat_run {
 	int last_signal;	/* perf re-raises the last one it caught (not SIGCHLD) */
 	bool have_workload;
 	struct workload workload;
+	struct bpf_prog_targets bpf_progs;	/* -b, open for the whole command */
 	struct stat_session session;
+	struct stat_recorder *recorder;	/* stat record: the perf.data being written, or NULL */
 
 	/* results, kept across -r runs */
 	struct aggr_id *aggr;
@@ -36,6 +41,7 @@ struct stat_run {
 	struct counter_value *values;	/* the last run's (what perf 6.1 prints) */
 	struct run_stats *value_stats;	/* [ev * nr_aggr + a] over the runs */
 	double *shadow_counts;
+	struct counter_value *prog_values;	/* -b: [ev * nr_progs + program], the last run's */
 	struct run_stats elapsed;
 	double *run_elapsed;
 	double user_s, sys_s;
@@ -110,6 +116,20 @@ static void fill_result(struct stat_run *r, struct stat_result *res,
 	res->run_count = r->opts.run_count;
 	res->per_thread_drop_zero = r->opts.aggr_mode == AGGR_THREAD &&
 				    r->session.target.system_wide;
+	res->nr_progs = r->bpf_progs.nr;
+}
+
+/* -b: the counts per program, the counters' thread dimension (tool events sit in the first). */
+static struct counter_value *prog_values_alloc(const struct stat_run *r)
+{
+	return xzalloc(r->session.evlist->nr * r->bpf_progs.nr * sizeof(struct counter_value));
+}
+
+static void aggregate_per_prog(struct stat_run *r, const struct raw_count *const *prev,
+			       struct counter_value *out)
+{
+	aggregate_counts(r->session.counters, r->session.evlist->nr, prev, AGGR_THREAD,
+			 r->bpf_progs.nr, r->opts.scale, out);
 }
 
 static void save_prev(struct stat_run *r)
@@ -133,7 +153,7 @@ static void save_prev(struct stat_run *r)
 static void print_interval_counts(struct stat_run *r, __u64 t0)
 {
 	struct stat_session *s = &r->session;
-	struct counter_value *delta;
+	struct counter_value *delta, *prog_delta = NULL;
 	struct stat_result res;
 	__u64 t = now_ns();
 
@@ -141,8 +161,17 @@ static void print_interval_counts(struct stat_run *r, __u64 t0)
 	delta = xzalloc(s->evlist->nr * r->nr_aggr * sizeof(*delta));
 	aggregate_counts(s->counters, s->evlist->nr, (const struct raw_count *const *)r->prev,
 			 r->opts.aggr_mode, r->nr_aggr, r->opts.scale, delta);
+	if (r->bpf_progs.nr) {
+		prog_delta = prog_values_alloc(r);
+		aggregate_per_prog(r, (const struct raw_count *const *)r->prev, prog_delta);
+	}
 	save_prev(r);
+	if (r->recorder) {
+		stat_recorder_counts(r->recorder, s);
+		stat_recorder_round(r->recorder, false, t - t0);
+	}
 	fill_result(r, &res, delta, r->opts.interval_ms * 1e6);
+	res.prog_values = prog_delta;
 	res.run_count = 1;
 	res.interval = true;
 	res.interval_ts = (double)(t - t0) / 1e9;
@@ -150,6 +179,7 @@ static void print_interval_counts(struct stat_run *r, __u64 t0)
 		print_interval(&r->out, &res, r->nr_printed++);
 	r->nr_intervals++;
 	free(delta);
+	free(prog_delta);
 }
 
 static bool task_target_alive(const struct target *t)
@@ -264,6 +294,11 @@ static void collect_run(struct stat_run *r, int run_idx, double elapsed_ns)
 		r->values[i].noise_pct = r->values[i].count ?
 			100.0 * run_stats_stddev_mean(&r->value_stats[i]) / r->values[i].count : 0;
 	}
+	if (r->bpf_progs.nr) {
+		if (!r->prog_values)
+			r->prog_values = prog_values_alloc(r);
+		aggregate_per_prog(r, NULL, r->prog_values);
+	}
 	run_stats_update(&r->elapsed, elapsed_ns);
 	r->run_elapsed[run_idx] = elapsed_ns / 1e9;
 }
@@ -285,7 +320,8 @@ static int run_once(struct stat_run *r, int run_idx)
 			return EXIT_FATAL;
 		}
 	}
-	err = session_init(s, o, &o->evlist, r->have_workload ? r->workload.pid : 0);
+	err = session_init(s, o, &o->evlist, r->have_workload ? r->workload.pid : 0,
+			   o->bpf_prog ? &r->bpf_progs : NULL);
 	if (!err && run_idx == 0) {
 		struct stat_attr_opts attr_opts = {
 			.no_inherit = o->no_inherit,
@@ -300,6 +336,8 @@ static int run_once(struct stat_run *r, int run_idx)
 	}
 	if (!err)
 		err = session_open(s);
+	if (!err && run_idx == 0 && r->recorder)
+		err = stat_recorder_start(r->recorder, s);
 	if (err) {
 		if (r->have_workload)
 			workload_kill(&r->workload, SIGKILL);
@@ -345,6 +383,11 @@ static int run_once(struct stat_run *r, int run_idx)
 		print_interval_counts(r, t0);
 	if (o->verbose && r->out.out)
 		session_print_raw(s, r->out.out);
+	if (r->recorder) {
+		stat_recorder_counts(r->recorder, s);
+		if (!o->interval_ms)
+			stat_recorder_round(r->recorder, true, t1 - t0);
+	}
 	collect_run(r, run_idx, (double)(t1 - t0));
 	return 0;
 }
@@ -358,6 +401,7 @@ static void print_results(struct stat_run *r)
 	if (!r->out.out || (o->interval_ms && !o->summary))
 		return;
 	fill_result(r, &res, r->values, r->elapsed.mean);
+	res.prog_values = r->prog_values;
 	if (o->run_count > 1)
 		res.shadow_counts = r->shadow_counts;
 	sum.target_desc = r->session.target_desc;
@@ -385,10 +429,27 @@ static void stat_run_free(struct stat_run *r)
 	free(r->value_stats);
 	free(r->shadow_counts);
 	free(r->run_elapsed);
+	free(r->prog_values);
 	session_free(&r->session);
+	stat_recorder_free(r->recorder);
+	bpf_prog_targets_close(&r->bpf_progs);
 	if (r->close_out && r->out.out)
 		fclose(r->out.out);
 	stat_options_free(&r->opts);
+}
+
+/* -b: the programs, and the evsels of their runs (and run time, without trampolines). */
+static int open_bpf_progs(struct stat_run *r)
+{
+	struct bpf_prog_targets *progs = &r->bpf_progs;
+	int i;
+
+	if (bpf_prog_targets_open(progs, r->opts.bpf_prog))
+		return EXIT_FATAL;
+	for (i = 0; i < progs->nr; i++)
+		evlist_add_bpf_prog_stats(&r->opts.evlist, i, progs->progs[i].id,
+					  progs->no_trampolines);
+	return 0;
 }
 
 /* perf dies by the last signal it caught so that the shell sees it (rc 130 for ^C). */
@@ -419,6 +480,23 @@ int cmd_stat(int argc, const char **argv)
 	err = stat_options_parse(&r->opts, argc, argv);
 	if (err)
 		goto out;
+	/* perf stat [options] record|report [options]: the stat options come first */
+	if (r->opts.argc && !strcmp(r->opts.argv[0], "report")) {
+		err = cmd_stat_report(&r->opts, r->opts.argc, r->opts.argv);
+		goto out;
+	}
+	if (r->opts.argc && !strcmp(r->opts.argv[0], "record")) {
+		const char *path;
+
+		err = stat_options_parse_record(&r->opts, &path);
+		if (err)
+			goto out;
+		r->recorder = stat_recorder_open(path, argc, argv);
+		if (!r->recorder) {
+			err = EXIT_FATAL;
+			goto out;
+		}
+	}
 	if (!r->opts.big_num_given && r->opts.config.big_num >= 0)
 		r->opts.big_num = r->opts.config.big_num;
 	r->have_workload = r->opts.argc > 0;
@@ -427,7 +505,7 @@ int cmd_stat(int argc, const char **argv)
 	    r->opts.evlist.nr && evlist_needs_system_wide(&r->opts.evlist))
 		r->opts.system_wide = true;
 	if (!r->opts.evlist.nr && !r->opts.null_run) {
-		bool system_wide = r->opts.system_wide || r->opts.cpu_list ||
+		bool system_wide = r->opts.system_wide || r->opts.cpu_list || r->opts.bpf_prog ||
 				   (!r->have_workload && !r->opts.pid && !r->opts.tid);
 
 		err = evlist_add_default(&r->opts.evlist, system_wide, &r->opts.events_ctx);
@@ -435,6 +513,11 @@ int cmd_stat(int argc, const char **argv)
 			err = EXIT_FATAL;
 			goto out;
 		}
+	}
+	if (r->opts.bpf_prog) {
+		err = open_bpf_progs(r);
+		if (err)
+			goto out;
 	}
 	err = open_output(r);
 	if (err)
@@ -457,6 +540,9 @@ int cmd_stat(int argc, const char **argv)
 	print_results(r);
 	err = r->exit_code;
 out:
+	/* the file is completed even when counting failed (a workload that cannot run), as perf */
+	if (r->recorder && stat_recorder_finish(r->recorder, r->opts.interval_ms) && !err)
+		err = EXIT_FATAL;
 	code = err;
 	sig = r->last_signal;
 	stat_run_free(r);

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../common.h"
+
 /* The kinds of base values metrics divide by (perf's STAT_* shadow types). */
 enum metric_base {
 	BASE_NONE,
@@ -123,18 +125,19 @@ static struct base_stat base_stat(const struct stat_result *res, int aggr,
 		const struct evsel *evsel = &res->evlist->entries[i];
 		double count;
 
-		if (res->supported && !res->supported[i])
+		if (res->supported && !res->supported[i] && !res->replay)
 			continue;
 		if (base_of(evsel) != kind)
 			continue;
 		/* a <not counted> base (e.g. a group whose read failed) feeds no metric */
-		if (!result_value(res, i, aggr)->run || !result_value(res, i, aggr)->ena)
+		if ((!result_value(res, i, aggr)->run || !result_value(res, i, aggr)->ena) &&
+		    !res->replay)
 			continue;
 		if (kind != BASE_NSECS && event_context(evsel) != ctx)
 			continue;
 		count = shadow_count(res, i, aggr);
 		if (kind != BASE_NSECS)
-			count = (double)(uint64_t)(count * evsel->scale);
+			count = (double)double_to_u64(count * evsel->scale);
 		sum += count;
 		st.n++;
 	}
@@ -228,6 +231,43 @@ static void smi_cost(struct metric_out *mo, const struct stat_result *res, int a
 	emit(mo, "%4.0f", "SMI#", smi);
 }
 
+/*
+ * A -b runs line: every other counted event's count for the same program, divided by its runs
+ * (raw counts, so time events in ns), one metric per line. Per program values only exist as
+ * totals: with -A there is no per-CPU average.
+ */
+static void per_run_averages(struct metric_out *mo, const struct stat_result *res, int ev,
+			     int aggr)
+{
+	const struct evsel *runs_evsel = &res->evlist->entries[ev];
+	int prog = runs_evsel->bpf_prog_idx, i;
+	double runs;
+
+	/* "" rather than perf's NULL: no "(null)" unit in JSON for lines perf does not have */
+	if (!res->prog_values || res->aggr_mode != AGGR_GLOBAL) {
+		emit(mo, NULL, "", 0);
+		return;
+	}
+	runs = res->prog_values[ev * res->nr_progs + prog].count;
+	for (i = 0; i < res->evlist->nr; i++) {
+		const struct evsel *e = &res->evlist->entries[i];
+		const struct counter_value *v = &res->prog_values[i * res->nr_progs + prog];
+
+		if (!e->per_run_unit || (res->supported && !res->supported[i]) || !v->run ||
+		    !v->ena)
+			continue;
+		if (e->bpf_prog_stat != BPF_PROG_STAT_NONE && e->bpf_prog_idx != prog)
+			continue;
+		if (runs)
+			emit(mo, "%10.2f", e->per_run_unit, v->count / runs);
+		else
+			emit(mo, NULL, e->per_run_unit, 0);
+		mo->pending_new_line = true;
+	}
+	if (!mo->nr)
+		emit(mo, NULL, "", 0);
+}
+
 int metrics_compute(const struct stat_result *res, int ev, int aggr, struct metric_line *out,
 		    int max)
 {
@@ -238,7 +278,11 @@ int metrics_compute(const struct stat_result *res, int ev, int aggr, struct metr
 	double total, ratio = 0.0;
 	struct base_stat nsecs;
 
-	if (is_hw(evsel, PERF_COUNT_HW_INSTRUCTIONS)) {
+	if (evsel->bpf_prog_stat == BPF_PROG_STAT_RUNS) {
+		per_run_averages(&mo, res, ev, aggr);
+	} else if (evsel->bpf_prog_stat == BPF_PROG_STAT_RUN_TIME) {
+		emit(&mo, NULL, "", 0);
+	} else if (is_hw(evsel, PERF_COUNT_HW_INSTRUCTIONS)) {
 		insn_per_cycle(&mo, res, aggr, ctx, avg);
 	} else if (is_hw(evsel, PERF_COUNT_HW_BRANCH_MISSES)) {
 		miss_ratio(&mo, res, aggr, ctx, BASE_BRANCHES, avg, "of all branches");

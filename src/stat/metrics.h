@@ -11,8 +11,8 @@
 
 #include "result.h"
 
-/* perf never emits more than two metrics for one counter line. */
-#define METRICS_MAX 4
+/* perf never emits more than two metrics for one counter line; a -b runs line, one per event. */
+#define METRICS_MAX 16
 
 struct metric_line {
 	double value;

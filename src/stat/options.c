@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../common.h"
+#include "../counters/bpf_prog_targets.h"
 #include "../util/parse_options.h"
 
 static const char *const stat_usage[] = {
@@ -29,6 +30,8 @@ static void build_option_table(struct option *t, struct stat_options *o)
 		  0, parse_no_aggr, o },
 		{ OPT_CALLBACK, 'B', "big-num", NULL, NULL,
 		  "thousands' separators in counts (the locale's)", 0, parse_big_num, o },
+		{ OPT_STRING, 'b', "bpf-prog", &o->bpf_prog, "<bpf-prog-id>",
+		  "count events while these BPF programs run (ids)" },
 		{ OPT_STRING, 'C', "cpu", &o->cpu_list, "<cpu>", "CPUs to count on, e.g. 0-3,7" },
 		{ OPT_INTEGER, 'D', "delay", &o->delay_ms, "<n>",
 		  "wait n ms after the start before counting (-1: start disabled)" },
@@ -172,10 +175,44 @@ static int semantic_error(struct stat_options *o, const char *msg, const char *n
 	return EXIT_EINVAL;
 }
 
+/* -b counts system-wide while its programs run: like perf, it overrides other targets. */
+static int check_bpf_prog(struct stat_options *o)
+{
+	__u32 *ids;
+	int nr;
+
+	if (bpf_prog_ids_parse(o->bpf_prog, &ids, &nr)) {
+		pr_err("Failed to parse bpf prog ids %s", o->bpf_prog);
+		return EXIT_USAGE;
+	}
+	free(ids);
+	if (o->cpu_list) {
+		pr_err("BPF switch overriding CPU");
+		o->cpu_list = NULL;
+	}
+	if (o->pid || o->tid) {
+		pr_err("BPF switch overriding PID/TID");
+		o->pid = o->tid = NULL;
+	}
+	if (o->per_thread) {
+		pr_err("BPF switch overriding THREAD");
+		o->per_thread = false;
+		o->aggr_mode = o->no_aggr ? AGGR_NONE : AGGR_GLOBAL;
+	}
+	return 0;
+}
+
 static int check_options(struct stat_options *o)
 {
+	int err;
+
 	if (o->csv_sep && !strcmp(o->csv_sep, "\\t"))
 		o->csv_sep = "\t";
+	if (o->bpf_prog) {
+		err = check_bpf_prog(o);
+		if (err)
+			return err;
+	}
 	if (o->output_name && o->log_fd)
 		return semantic_error(o, "cannot use both --output and --log-fd", "o", "log-fd");
 	if (o->csv_sep && o->big_num_given && o->big_num)
@@ -193,7 +230,8 @@ static int check_options(struct stat_options *o)
 		stat_options_usage(o, false, "t");
 		return EXIT_EINVAL;
 	}
-	if (o->no_aggr && !o->system_wide && !o->cpu_list && !(o->argc == 0 && !o->pid && !o->tid))
+	if (o->no_aggr && !o->system_wide && !o->cpu_list && !o->bpf_prog &&
+	    !(o->argc == 0 && !o->pid && !o->tid))
 		/* perf also lists -G and --for-each-cgroup, which bperf does not have */
 		return semantic_error(o, "both cgroup and no-aggregation modes only available in "
 					 "system-wide mode", "A", "a");
@@ -237,20 +275,20 @@ static int count_verbose(int argc, const char **argv)
 	return n;
 }
 
-int stat_options_parse(struct stat_options *o, int argc, const char **argv)
+/*
+ * Parses argv against the stat option table with usage's header; on success o->argv and
+ * o->argc hold the command. Returns 0, or EXIT_USAGE after perf's message or -h's listing.
+ */
+static int parse_stat_argv(struct stat_options *o, int argc, const char **argv,
+			   const char *const *usage)
 {
 	struct option table[MAX_OPTIONS];
 	int first;
 
-	o->scale = true;
-	o->big_num = true;
-	o->run_count = 1;
-	/* -v must be seen before -e: perf's parse-time lines depend on it. */
-	o->events_ctx.verbose = count_verbose(argc, argv);
 	build_option_table(table, o);
-	first = parse_options(argc, argv, table, stat_usage);
+	first = parse_options(argc, argv, table, usage);
 	if (first == PARSE_OPT_HELP) {
-		usage_with_options(stat_usage, table);
+		usage_with_options(usage, table);
 		return EXIT_USAGE;
 	}
 	if (first < 0)
@@ -261,6 +299,45 @@ int stat_options_parse(struct stat_options *o, int argc, const char **argv)
 		o->aggr_mode = AGGR_THREAD;
 	else if (o->no_aggr)
 		o->aggr_mode = AGGR_NONE;
+	return 0;
+}
+
+int stat_options_parse(struct stat_options *o, int argc, const char **argv)
+{
+	int err;
+
+	o->scale = true;
+	o->big_num = true;
+	o->run_count = 1;
+	/* -v must be seen before -e: perf's parse-time lines depend on it. */
+	o->events_ctx.verbose = count_verbose(argc, argv);
+	err = parse_stat_argv(o, argc, argv, stat_usage);
+	return err ? err : check_options(o);
+}
+
+static const char *const stat_record_usage[] = {
+	"bperf stat record [<options>]",
+	NULL,
+};
+
+int stat_options_parse_record(struct stat_options *o, const char **path)
+{
+	int err;
+
+	o->events_ctx.verbose += count_verbose(o->argc, o->argv);
+	err = parse_stat_argv(o, o->argc, o->argv, stat_record_usage);
+	if (err)
+		return err;
+	if (o->run_count != 1) {
+		pr_err("Cannot use -r option with bperf stat record.");
+		return EXIT_FATAL;
+	}
+	/* as in perf, -o names the data file here; the counts still go to stderr */
+	*path = o->output_name ? o->output_name : "perf.data";
+	o->output_name = NULL;
+	/* perf prints no counts when the data goes to stdout */
+	if (!strcmp(*path, "-"))
+		o->quiet = true;
 	return check_options(o);
 }
 

@@ -22,6 +22,7 @@ struct stat_options {
 	struct stat_config_vars config;
 
 	/* targets */
+	const char *bpf_prog;	/* -b list as typed: count while these BPF programs run */
 	const char *pid;	/* -p list as typed */
 	const char *tid;	/* -t list as typed */
 	const char *cpu_list;	/* -C list as typed */
@@ -68,6 +69,11 @@ struct stat_options {
  */
 int stat_options_parse(struct stat_options *opts, int argc, const char **argv);
 void stat_options_free(struct stat_options *opts);
+/*
+ * `stat record [options] ...` (argv[0] is "record"): the stat options again, then -o names the
+ * perf.data file (*path, default "perf.data") instead of the counts' output. 0 or exit code.
+ */
+int stat_options_parse_record(struct stat_options *opts, const char **path);
 /*
  * perf's usage lines after an error: "\n Usage: ...\n\n" when header, then the line of the
  * option named by name (one letter: the short option; else long names starting with name).

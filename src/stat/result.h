@@ -76,6 +76,17 @@ struct stat_result {
 	 * (perf's target__has_per_thread()); with -p/-t they stay.
 	 */
 	bool per_thread_drop_zero;
+	/*
+	 * -b: each event's value per target program, [evsel idx * nr_progs + program index] (the
+	 * same run or interval as values); the runs lines' averages per run divide these.
+	 */
+	const struct counter_value *prog_values;
+	int nr_progs;
+	/*
+	 * stat report: perf's report feeds every event to the metrics' bases, counted or not
+	 * (an event without counts is a base of value 0 there).
+	 */
+	bool replay;
 };
 
 static inline const struct counter_value *result_value(const struct stat_result *r, int ev,

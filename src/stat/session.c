@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../common.h"
+#include "../counters/bpf_prog_targets.h"
 #include "../../bpf/leader.h"
 
 static void warn_overrides(const struct stat_options *o)
@@ -68,8 +69,23 @@ static int init_task_target(struct stat_session *s, const struct stat_options *o
 	return 0;
 }
 
+/* -b: every online CPU, all tasks, while the programs run; a workload only sets the duration. */
+static int init_bpf_prog_target(struct stat_session *s, const struct stat_options *o)
+{
+	struct target *t = &s->target;
+
+	t->system_wide = true;
+	thread_map_single(&t->threads, -1);
+	if (cpu_map_online(&t->cpus)) {
+		pr_err("failed to read the online CPUs: %s", strerror(ENOENT));
+		return EXIT_FATAL;
+	}
+	s->target_desc = xasprintf("'BPF program(s) %s'", o->bpf_prog);
+	return 0;
+}
+
 int session_init(struct stat_session *s, const struct stat_options *o, struct evlist *evlist,
-		 pid_t workload_pid)
+		 pid_t workload_pid, const struct bpf_prog_targets *bpf_progs)
 {
 	struct target *t = &s->target;
 	int err;
@@ -81,6 +97,9 @@ int session_init(struct stat_session *s, const struct stat_options *o, struct ev
 	s->open_ctx.log = stderr;
 	s->open_ctx.target = t;
 	s->open_ctx.bpf_attr_map = o->bpf_attr_map;
+	s->open_ctx.bpf_progs = bpf_progs;
+	if (bpf_progs)
+		return init_bpf_prog_target(s, o);
 	warn_overrides(o);
 	if (o->pid || o->tid)
 		return init_task_target(s, o);
@@ -135,6 +154,14 @@ static const struct counter_ops *choose_backend(const struct stat_session *s,
 	const struct evsel *leader = &s->evlist->entries[evsel->leader_idx];
 	int i;
 
+	/* -b: the programs' runs, from the profiler or else from kernel statistics */
+	if (s->open_ctx.bpf_progs && !evsel->tool) {
+		if (evsel->bpf_prog_stat == BPF_PROG_STAT_RUN_TIME ||
+		    (evsel->bpf_prog_stat == BPF_PROG_STAT_RUNS &&
+		     s->open_ctx.bpf_progs->no_trampolines))
+			return &bpf_stats_counter_ops;
+		return &prog_profiler_counter_ops;
+	}
 	/* A group is shared or not as a whole, as its leader is. */
 	if (!s->opts->bpf_counters && !leader->bpf_counter &&
 	    !config_list_has_token(s->opts->config.bpf_counter_events, leader->name))
@@ -173,6 +200,9 @@ static void counters_alloc(struct stat_session *s)
 		c->leader = &s->counters[c->evsel->leader_idx];
 		c->nr_cpus = s->target.cpus.nr;
 		c->nr_threads = s->target.threads.nr;
+		/* -b: counts per (CPU, program) */
+		if (s->open_ctx.bpf_progs && c->ops != &direct_counter_ops)
+			c->nr_threads = s->open_ctx.bpf_progs->nr;
 		c->counts = xzalloc(c->nr_cpus * c->nr_threads * sizeof(*c->counts));
 		c->supported = true;
 		s->supported[i] = true;

@@ -20,12 +20,15 @@ struct stat_session {
 	char *target_desc;		/* the header's "for ..." text */
 };
 
+struct bpf_prog_targets;
+
 /*
- * Builds the target from the options (and the forked workload's pid, or 0).
- * Returns 0, or the exit code after printing perf's message.
+ * Builds the target from the options (and the forked workload's pid, or 0; the -b programs,
+ * or NULL). Returns 0, or the exit code after printing perf's message.
  */
 int session_init(struct stat_session *s, const struct stat_options *opts,
-		 struct evlist *evlist, pid_t workload_pid);
+		 struct evlist *evlist, pid_t workload_pid,
+		 const struct bpf_prog_targets *bpf_progs);
 /* Opens every counter; unsupported events are marked, fatal errors return 255. */
 int session_open(struct stat_session *s);
 void session_enable(struct stat_session *s);

@@ -132,14 +132,16 @@ awk -v ms="$ms" -v dur="$dur" -v user="$user" -v sys="$sys" 'BEGIN {
 }' || fail "spin 200 clocks: $out"
 
 # -I deltas add up to the whole run's count, and no interval holds more CPU time than it lasted
-# (one thread; a late timer makes an interval longer than 50 ms on a loaded machine)
+# (one thread; a late timer makes an interval longer than 50 ms on a loaded machine), give or
+# take 10%: in the emulated guest of tools/vmtest the task clock runs up to 5% ahead of the
+# interval timestamps
 out=$(norandom "$BPERF" stat -x, -I 50 -e page-faults,task-clock "$WORKLOADS/spin" 200 \
 	2>&1 >/dev/null)
 assert_eq "$(count "$BPERF" page-faults "$WORKLOADS/spin" 200)" \
 	"$(echo "$out" | awk -F, '$4 == "page-faults" { s += $2 } END { print s }')" \
 	"spin 200: page-faults summed over -I 50 intervals"
 echo "$out" | awk -F, '$4 == "task-clock" {
-	if ($2 < 0 || $2 > ($1 - last) * 1000 + 2) bad = 1
+	if ($2 < 0 || $2 > ($1 - last) * 1000 * 1.1 + 2) bad = 1
 	last = $1
 } END { exit bad }' || fail "spin 200, -I 50: an interval's task-clock exceeds its length: $out"
 [ "$(echo "$out" | grep -c ',task-clock,')" -ge 4 ] ||

@@ -83,7 +83,7 @@ static int run_scenario(const struct scenario *sc, struct fd_census *while_open)
 		parse_events_error_free(&perr);
 		return 1;
 	}
-	err = session_init(&s, &o, &o.evlist, 0);
+	err = session_init(&s, &o, &o.evlist, 0, NULL);
 	if (!err && sc->fd_headroom) {
 		struct rlimit saved, low;
 

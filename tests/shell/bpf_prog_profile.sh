@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# bperf stat -b with BPF trampolines (skipped where the kernel refuses them, with its reason):
+# fentry/fexit programs on the target count exactly N runs of a program run N times by
+# BPF_PROG_TEST_RUN; its cpu-clock total is consistent with the kernel's own run time of those
+# runs (BPF statistics, on in the helper meanwhile): above zero and below it, since the
+# profiler's window sits inside the one the kernel times; two programs at once each get their
+# own exact runs; several events at once are all counted. Nothing of bperf's stays loaded.
+. "$(dirname "$0")/../lib.sh"
+require_root
+tmp=$(mktemp -d)
+. "$(dirname "$0")/../bpf_prog_lib.sh"
+trap 'unload_targets; rm -rf "$tmp"' EXIT
+
+N=2000
+
+if kernel_refuses_trampolines; then
+	skip "$(grep -o "$REFUSAL ([^)]*)" "$tmp/probe.err")"
+fi
+assert_no_profiler "the trampoline probe"
+
+load_targets 2
+a=${TARGET_IDS[0]}
+b=${TARGET_IDS[1]}
+
+# 1. exact runs, cpu-clock against the kernel's run time of the same runs
+"$BPERF" stat -b "$a" -e cpu-clock -x, -- "$RUNNER" run --stats "$a" "$N" >"$tmp/run" \
+	2>"$tmp/one" || fail "one program: exit $?: $(cat "$tmp/one")"
+cat "$tmp/run" "$tmp/one"
+assert_eq "$N" "$(csv_value "$tmp/one" "bpf-prog-$a-runs")" "one program: runs"
+assert_eq "runs $N" "$(grep -o '^runs [0-9]*' "$tmp/run")" "one program: the kernel's run count"
+kernel_ns=$(sed -n 's/^runs [0-9]* run_time_ns \([0-9]*\)$/\1/p' "$tmp/run")
+clock_ms=$(csv_value "$tmp/one" cpu-clock)
+awk -v ms="$clock_ms" -v ns="$kernel_ns" 'BEGIN {
+	printf "cpu-clock %.0f ns, kernel run time %d ns, ratio %.3f\n", ms * 1e6, ns, ms * 1e6 / ns
+	exit !(ms > 0 && ms * 1e6 <= ns * 1.01)
+}' || fail "one program: cpu-clock ${clock_ms} msec is not within (0, run time $kernel_ns ns]"
+grep -q "^$N,,bpf-prog-$a-runs,[0-9]*,100.00,[0-9.]*,cpu-clock ns/run$" "$tmp/one" ||
+	fail "one program: no cpu-clock per run on the runs line"
+assert_no_profiler "one program"
+
+# 2. two programs at once, run a different number of times
+"$BPERF" stat -b "$a,$b" -e cpu-clock -x, -- \
+	sh -c "'$RUNNER' run $a $N && '$RUNNER' run $b $((N / 2))" >/dev/null 2>"$tmp/two" ||
+	fail "two programs: exit $?: $(cat "$tmp/two")"
+cat "$tmp/two"
+assert_eq "$N" "$(csv_value "$tmp/two" "bpf-prog-$a-runs")" "two programs: runs of $a"
+assert_eq "$((N / 2))" "$(csv_value "$tmp/two" "bpf-prog-$b-runs")" "two programs: runs of $b"
+grep -q "^ Performance counter stats" "$tmp/two" && fail "two programs: a header in -x output"
+assert_no_profiler "two programs"
+
+# 3. several events at once: every one is counted (msr/tsc/ where the machine has it)
+events=cpu-clock,task-clock,page-faults,context-switches
+[ -d /sys/bus/event_source/devices/msr ] && events=$events,msr/tsc/
+"$BPERF" stat -b "$a" -e "$events" -x, -- "$RUNNER" run "$a" "$N" >/dev/null 2>"$tmp/many" ||
+	fail "several events: exit $?: $(cat "$tmp/many")"
+cat "$tmp/many"
+assert_eq "$N" "$(csv_value "$tmp/many" "bpf-prog-$a-runs")" "several events: runs"
+for ev in ${events//,/ }; do
+	value=$(csv_value "$tmp/many" "$ev")
+	[[ $value =~ ^[0-9.]+$ ]] || fail "several events: $ev is '$value', not a count"
+done
+for ev in cpu-clock task-clock msr/tsc/; do
+	case ",$events," in *",$ev,"*) ;; *) continue ;; esac
+	awk -v v="$(csv_value "$tmp/many" "$ev")" 'BEGIN { exit !(v > 0) }' ||
+		fail "several events: $ev counted nothing"
+	grep -E -q ",[0-9.]+,$ev( ns/run| per run)$" "$tmp/many" ||
+		fail "several events: no $ev per run in the runs lines"
+done
+assert_no_profiler "several events"
+
+unload_targets
+assert_nothing_left "the end"
+echo ok
