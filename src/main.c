@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd_data.h"
 #include "common.h"
 #include "config.h"
 #include "events/evlist.h"
@@ -16,6 +17,7 @@ static void usage(void)
 	fprintf(stderr, "\n usage: bperf [--version] [--help] COMMAND [ARGS]\n\n"
 			" The commands are:\n"
 			"   config Get and set variables in perf's config files\n"
+			"   data   Read perf record files: dump, csv tables, top functions\n"
 			"   list   List the events bperf can count\n"
 			"   stat   Run a command and count its events, like perf stat\n\n");
 }
@@ -33,6 +35,8 @@ int main(int argc, char **argv)
 	cmd = argv[1];
 	if (!strcmp(cmd, "stat"))
 		return cmd_stat(argc - 1, (const char **)argv + 1);
+	if (!strcmp(cmd, "data"))
+		return cmd_data(argc - 1, (const char **)argv + 1);
 	if (!strcmp(cmd, "config"))
 		return cmd_config(argc - 1, (const char **)argv + 1);
 	if (!strcmp(cmd, "list"))

@@ -86,8 +86,11 @@ static int try_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 		perf_event_attr_fprintf(ctx->log, &c->evsel->attr);
 		fprintf(ctx->log, "%s\n", dash_line);
 	}
+	/* -G: the cgroup's directory fd goes in place of the pid */
+	if (c->evsel->cgroup)
+		flags |= PERF_FLAG_PID_CGROUP;
 	for (t = 0; t < c->nr_threads; t++) {
-		pid_t pid = ctx->target->threads.tids[t];
+		pid_t pid = c->evsel->cgroup ? c->evsel->cgroup->fd : ctx->target->threads.tids[t];
 		int group_fd = -1, fd;
 
 		if (c->leader != c)

@@ -23,6 +23,8 @@ int data_error(const struct perf_data_reader *r, __u64 offset, const char *fmt, 
 	char msg[512];
 	va_list ap;
 
+	if (r->quiet)
+		return -EINVAL;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);

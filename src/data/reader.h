@@ -38,6 +38,7 @@ struct perf_data_reader {
 	bool swap;		/* written on a host of the other byte order */
 	bool pipe;		/* a `-o -` stream: records only, attrs in HEADER_ATTR records */
 	bool stream;		/* "-": read from stdin, forward only (pipe format) */
+	bool quiet;		/* data_error() prints nothing (a caller's message limit) */
 	struct perf_file_header header;
 	struct data_attr *attrs;
 	int nr_attrs;

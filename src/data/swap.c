@@ -4,6 +4,15 @@
 #include <byteswap.h>
 #include <string.h>
 
+/* perf_event.h's numbers of the sample-file records whose fixed part is converted here */
+enum {
+	REC_COMM_TYPE = 3,
+	REC_EXIT_TYPE = 4,
+	REC_FORK_TYPE = 7,
+	REC_SAMPLE_TYPE = 9,
+	REC_MMAP2_TYPE = 10,
+};
+
 static void swap_u16s(void *p, size_t n)
 {
 	__u16 v;
@@ -178,6 +187,36 @@ void swap_rec_body(__u32 type, void *rec, size_t size, bool from_file)
 			swap_u32s(p, 2);
 			swap_u64s(p + 8, 3);
 		}
+		break;
+	case REC_MMAP2_TYPE:
+		if (len >= 64) {
+			/* the header is in host order already: PERF_RECORD_MISC_MMAP_BUILD_ID */
+			bool build_id = ((struct rec_header *)rec)->misc & (1 << 14);
+
+			swap_u32s(p, 2);
+			swap_u64s(p + 8, 3);
+			/* a build id is bytes; else major, minor, inode and its generation */
+			if (!build_id) {
+				swap_u32s(p + 32, 2);
+				swap_u64s(p + 40, 2);
+			}
+			swap_u32s(p + 56, 2);
+		}
+		break;
+	case REC_COMM_TYPE:
+		if (len >= 8)
+			swap_u32s(p, 2);
+		break;
+	case REC_FORK_TYPE:
+	case REC_EXIT_TYPE:
+		if (len >= 24) {
+			swap_u32s(p, 4);
+			swap_u64s(p + 16, 1);
+		}
+		break;
+	case REC_SAMPLE_TYPE:
+		/* as perf: every u64; the decoder sorts out u32 pairs, the trailers elsewhere */
+		swap_u64s(p, len / 8);
 		break;
 	case REC_HEADER_ATTR: {
 		__u32 attr_size;

@@ -8,6 +8,7 @@
 
 #include "common.h"
 #include "events/parse_internal.h"
+#include "events/cgroup.h"
 #include "events/pmu.h"
 
 int parse_event_string(struct parse_state *st, const char *str);
@@ -19,8 +20,32 @@ static void evsel_free_fields(struct evsel *e)
 	free(e->cpumask);
 	free(e->group_name);
 	free(e->per_run_unit);
+	free(e->filter);
 	if (e->unit_owned)
 		free((char *)e->unit);
+}
+
+static char *strdup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+void evlist_append_copy(struct evlist *evlist, const struct evsel *src)
+{
+	struct evsel e = *src;
+
+	e.name = strdup_or_null(src->name);
+	e.pmu_name = strdup_or_null(src->pmu_name);
+	e.cpumask = strdup_or_null(src->cpumask);
+	e.group_name = strdup_or_null(src->group_name);
+	e.per_run_unit = strdup_or_null(src->per_run_unit);
+	e.filter = strdup_or_null(src->filter);
+	if (src->unit_owned)
+		e.unit = strdup_or_null(src->unit);
+	e.idx = evlist->nr;
+	e.leader_idx = evlist->nr + (src->leader_idx - src->idx);
+	evlist->entries = xrealloc(evlist->entries, sizeof(*evlist->entries) * (evlist->nr + 1));
+	evlist->entries[evlist->nr++] = e;
 }
 
 static void append_evsels(struct evlist *evlist, struct evsel *evsels, int nr)
@@ -66,6 +91,7 @@ void evlist_free(struct evlist *evlist)
 	free(evlist->entries);
 	evlist->entries = NULL;
 	evlist->nr = 0;
+	evlist_free_cgroups(evlist);
 }
 
 static const char *const hw_names[PERF_COUNT_HW_MAX] = {

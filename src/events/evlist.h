@@ -56,11 +56,28 @@ struct evsel {
 	enum bpf_prog_stat bpf_prog_stat;
 	int bpf_prog_idx;    /* with bpf_prog_stat: the program's place in the -b list */
 	char *per_run_unit;  /* -b: the unit of this event's average per program run */
+	char *filter;	     /* --filter: tracepoint (or address) filter set after the open */
+	/* -G / --for-each-cgroup: counted only in this cgroup (owned by the evlist), or NULL */
+	const struct evsel_cgroup *cgroup;
+};
+
+/* A cgroup events are counted in: perf_event_open() gets its directory's fd. */
+struct evsel_cgroup {
+	char *name;	/* as printed: relative to the cgroup mount */
+	int fd;
+	int idx;	/* 1-based place in the evlist's table: a key for metrics */
 };
 
 struct evlist {
 	struct evsel *entries;
 	int nr;
+	struct evsel_cgroup **cgroups;	/* the cgroups evsels point to */
+	int nr_cgroups;
+	/*
+	 * perf's nr_cgroups: -G entries seen (empty ones too) or cgroups expanded; when non-zero,
+	 * every line gets a cgroup column, empty for events without one.
+	 */
+	int nr_cgroup_args;
 };
 
 /* Where a parse failed: position in the -e string and perf's reason text. */
@@ -94,6 +111,9 @@ int parse_events(struct evlist *evlist, const char *str, const struct parse_even
  * without the usage text.
  */
 void parse_events_error_print(FILE *out, const char *str, const struct parse_events_error *err);
+/* The same without the "Run 'bperf list'" line (perf's -T, -M and --smi-cost failures). */
+void parse_events_error_print_errors(FILE *out, const char *str,
+				    const struct parse_events_error *err);
 void parse_events_error_free(struct parse_events_error *err);
 
 /*
@@ -104,6 +124,12 @@ void parse_events_error_free(struct parse_events_error *err);
 int evlist_add_default(struct evlist *evlist, bool system_wide, const struct parse_events_ctx *ctx);
 
 void evlist_free(struct evlist *evlist);
+
+/*
+ * Appends a deep copy of src (which may be in another evlist), renumbered to its new place;
+ * its group leader is taken to be at the same distance before it.
+ */
+void evlist_append_copy(struct evlist *evlist, const struct evsel *src);
 
 /*
  * perf stat's setup_system_wide: with a workload and no target, perf still

@@ -24,6 +24,7 @@
 #include "events/parse_internal.h"
 #include "events/pmu.h"
 #include "events/tracepoint.h"
+#include "stat/metric_table.h"
 
 struct list_opts {
 	bool name_only;		/* --raw-dump */
@@ -312,6 +313,10 @@ static void print_filter(const char *arg, const struct list_opts *o)
 
 	if (!strcmp(arg, "tracepoint")) {
 		print_tracepoints(NULL, NULL, o);
+	} else if (!strcmp(arg, "metric") || !strcmp(arg, "metrics") ||
+		   !strcmp(arg, "metricgroup") || !strcmp(arg, "metricgroups")) {
+		/* bperf's built-in -M metrics (src/stat/metric_table.c) */
+		metric_table_list(stdout, !strncmp(arg, "metricgroup", 11));
 	} else if (!strcmp(arg, "hw") || !strcmp(arg, "hardware")) {
 		print_symbols(NULL, PERF_TYPE_HARDWARE, hw_symbols, PERF_COUNT_HW_MAX, o);
 	} else if (!strcmp(arg, "sw") || !strcmp(arg, "software")) {

@@ -97,7 +97,8 @@ static void print_one(FILE *out, int err_idx, const char *err_str, const char *e
 	}
 }
 
-void parse_events_error_print(FILE *out, const char *str, const struct parse_events_error *err)
+void parse_events_error_print_errors(FILE *out, const char *str,
+				    const struct parse_events_error *err)
 {
 	if (err->num_errors) {
 		print_one(out, err->idx, err->str, err->help, str);
@@ -106,6 +107,11 @@ void parse_events_error_print(FILE *out, const char *str, const struct parse_eve
 			print_one(out, err->first_idx, err->first_str, err->first_help, str);
 		}
 	}
+}
+
+void parse_events_error_print(FILE *out, const char *str, const struct parse_events_error *err)
+{
+	parse_events_error_print_errors(out, str, err);
 	fprintf(out, "Run 'bperf list' for a list of valid events\n");
 }
 

@@ -58,6 +58,17 @@ static void print_aggr_fields(FILE *out, const char *sep, enum aggr_mode mode,
 	}
 }
 
+static void print_line_fields(const struct counter_line *cl)
+{
+	const struct aggr_id *id = cl->id;
+	const char *sep = cl->cfg->csv_sep;
+
+	if (line_is_percore(cl))
+		fprintf(cl->cfg->out, "S%d-D%d-C%d%s", id->socket, id->die, id->core, sep);
+	else if (id)
+		print_aggr_fields(cl->cfg->out, sep, cl->res->aggr_mode, id, cl->val->nr_cpus);
+}
+
 static void start_metric_line(const struct counter_line *cl)
 {
 	FILE *out = cl->cfg->out;
@@ -66,9 +77,8 @@ static void start_metric_line(const struct counter_line *cl)
 
 	/* perf prints the separator after the (possibly empty) prefix here */
 	fprintf(out, "\n%s%s", cl->prefix, sep);
-	if (cl->id)
-		print_aggr_fields(out, sep, cl->res->aggr_mode, cl->id, cl->val->nr_cpus);
-	for (i = 0; i < 3 + aggr_fields(cl->res->aggr_mode); i++)
+	print_line_fields(cl);
+	for (i = 0; i < 3 + aggr_fields(cl->res->aggr_mode) + lines_have_cgroup(cl); i++)
 		fputs(sep, out);
 }
 
@@ -110,14 +120,15 @@ void csv_print_line(const struct counter_line *cl)
 	if (cl->summary_column)
 		fprintf(out, "%16s%s", "summary", sep);
 	fputs(cl->prefix, out);
-	if (cl->id)
-		print_aggr_fields(out, sep, cl->res->aggr_mode, cl->id, v->nr_cpus);
+	print_line_fields(cl);
 
 	if (cl->counted)
 		fprintf(out, has_fractional_scale(cl->evsel) ? "%.2f%s" : "%.0f%s", cl->uval, sep);
 	else
 		fprintf(out, "%s%s", cl->supported ? CNTR_NOT_COUNTED : CNTR_NOT_SUPPORTED, sep);
 	fprintf(out, "%s%s%s", event_unit(cl->evsel), sep, cl->evsel->name);
+	if (lines_have_cgroup(cl))
+		fprintf(out, "%s%s", sep, line_cgroup(cl));
 
 	if (cl->res->run_count > 1)
 		fprintf(out, "%s%.2f%%", sep, line_noise_pct(cl));

@@ -22,6 +22,11 @@ static void print_object_start(const struct counter_line *cl)
 		fputc('{', out);
 	if (!id)
 		return;
+	/* perf 6.1 leaves out the ", " after this key (invalid JSON); bperf does not */
+	if (line_is_percore(cl)) {
+		fprintf(out, "\"core\" : \"S%d-D%d-C%d\", ", id->socket, id->die, id->core);
+		return;
+	}
 
 	switch (cl->res->aggr_mode) {
 	case AGGR_CORE:
@@ -71,6 +76,8 @@ void json_print_line(const struct counter_line *cl)
 			cl->supported ? CNTR_NOT_COUNTED : CNTR_NOT_SUPPORTED);
 	fprintf(out, "\"unit\" : \"%s\", ", event_unit(cl->evsel));
 	fprintf(out, "\"event\" : \"%s\", ", cl->evsel->name);
+	if (lines_have_cgroup(cl))
+		fprintf(out, "\"cgroup\" : \"%s\", ", line_cgroup(cl));
 
 	if (cl->res->run_count > 1)
 		fprintf(out, "\"variance\" : %.2f, ", line_noise_pct(cl));

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../common.h"
+#include "metric_only.h"
 #include "printer.h"
 
 /* perf: max(4, longest unit among the counters that could be opened) */
@@ -87,6 +88,11 @@ static void print_one(const struct line_printer *lp, int ev, int aggr)
 		return;
 	if (cl.counted)
 		cl.nr_metrics = metrics_compute(res, ev, aggr, metrics, METRICS_MAX);
+	/* perf 6.1 finds no metric bases for a percore event's per-core lines under -A */
+	if (cl.counted && line_is_percore(&cl)) {
+		metrics[0] = (struct metric_line){ 0 };
+		cl.nr_metrics = 1;
+	}
 
 	switch (lp->cfg->format) {
 	case OUTPUT_STD:
@@ -159,6 +165,10 @@ static void print_lines(const struct output_config *cfg, const struct stat_resul
 	int nr_ev = res->evlist->nr, ev, a;
 
 	format_interval_prefix(cfg, res, prefix, sizeof(prefix));
+	if (cfg->metric_only) {
+		print_metric_only(cfg, res);
+		return;
+	}
 
 	switch (res->aggr_mode) {
 	case AGGR_GLOBAL:

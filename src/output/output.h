@@ -21,6 +21,7 @@ struct output_config {
 	bool no_csv_summary;
 	bool summary;		/* --summary: CSV total lines get the "summary" column */
 	bool interval_clear;	/* --interval-clear: clear screen and header before each -I print */
+	bool metric_only;	/* --metric-only: metric_only.c prints the metrics alone */
 };
 
 /* Header (std only), one line per counter/aggregate with metrics, and footer. */

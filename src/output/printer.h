@@ -37,6 +37,17 @@ static inline const char *event_unit(const struct evsel *evsel)
 	return evsel->unit ? evsel->unit : "";
 }
 
+/* -G / --for-each-cgroup: every line has a cgroup column, empty for events without one. */
+static inline bool lines_have_cgroup(const struct counter_line *cl)
+{
+	return cl->res->evlist->nr_cgroup_args > 0;
+}
+
+static inline const char *line_cgroup(const struct counter_line *cl)
+{
+	return cl->evsel->cgroup ? cl->evsel->cgroup->name : "";
+}
+
 /* perf: integer counts unless the scale has a fraction (clock events in msec). */
 static inline bool has_fractional_scale(const struct evsel *evsel)
 {
@@ -50,6 +61,13 @@ static inline bool has_fractional_scale(const struct evsel *evsel)
 static inline double line_noise_pct(const struct counter_line *cl)
 {
 	return cl->res->aggr_mode == AGGR_GLOBAL ? cl->val->noise_pct : 0.0;
+}
+
+/* -A: a percore event's line stands for a whole core (S0-D0-C1) unless per CPU was asked. */
+static inline bool line_is_percore(const struct counter_line *cl)
+{
+	return cl->id && cl->res->aggr_mode == AGGR_NONE && cl->evsel->percore &&
+	       !cl->res->percore_show_thread;
 }
 
 void std_print_line(const struct counter_line *cl);

@@ -42,6 +42,16 @@ static void print_aggr_prefix(FILE *out, enum aggr_mode mode, const struct aggr_
 	}
 }
 
+static void print_line_prefix(const struct counter_line *cl)
+{
+	const struct aggr_id *id = cl->id;
+
+	if (line_is_percore(cl))
+		fprintf(cl->cfg->out, "S%d-D%d-C%-3d ", id->socket, id->die, id->core);
+	else if (id)
+		print_aggr_prefix(cl->cfg->out, cl->res->aggr_mode, id, cl->val->nr_cpus);
+}
+
 /* An extra metric line: indented so that its '#' lines up with the first one. */
 static void start_metric_line(const struct counter_line *cl)
 {
@@ -49,8 +59,7 @@ static void start_metric_line(const struct counter_line *cl)
 
 	fputc('\n', out);
 	fputs(cl->prefix, out);
-	if (cl->id)
-		print_aggr_prefix(out, cl->res->aggr_mode, cl->id, cl->val->nr_cpus);
+	print_line_prefix(cl);
 	if (cl->res->aggr_mode == AGGR_NONE)
 		fputs("        ", out);
 	fprintf(out, "%49s", "");
@@ -101,18 +110,21 @@ void std_print_line(const struct counter_line *cl)
 	const struct counter_value *v = cl->val;
 
 	fputs(cl->prefix, out);
-	if (cl->id)
-		print_aggr_prefix(out, cl->res->aggr_mode, cl->id, v->nr_cpus);
+	print_line_prefix(cl);
 
 	if (cl->counted) {
 		print_count(cl);
 		fprintf(out, "%-*s ", cl->unit_width, event_unit(cl->evsel));
 		fprintf(out, "%-*s", EVNAME_LEN, cl->evsel->name);
+		if (lines_have_cgroup(cl))
+			fprintf(out, " %s", line_cgroup(cl));
 		print_metrics(cl);
 	} else {
 		fprintf(out, "%*s ", COUNTS_LEN, cl->supported ? CNTR_NOT_COUNTED : CNTR_NOT_SUPPORTED);
 		fprintf(out, "%-*s ", cl->unit_width, event_unit(cl->evsel));
 		fprintf(out, "%-*s", BAD_EVNAME_LEN, cl->evsel->name);
+		if (lines_have_cgroup(cl))
+			fprintf(out, " %s", line_cgroup(cl));
 		fprintf(out, "%-*s", METRIC_LEN, "");
 	}
 

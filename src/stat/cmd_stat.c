@@ -6,6 +6,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -15,11 +17,16 @@
 #include "../events/stat_config.h"
 #include "../output/output.h"
 #include "aggregate.h"
+#include "control_cmd.h"
+#include "hooks.h"
+#include "metric_events.h"
 #include "options.h"
+#include "percore.h"
 #include "run_stats.h"
 #include "session.h"
 #include "stat_record.h"
 #include "stat_report.h"
+#include "topology.h"
 #include "workload.h"
 
 /* Everything one invocation needs, passed down instead of kept in globals. */
@@ -28,6 +35,8 @@ struct stat_run {
 	struct output_config out;
 	bool close_out;
 	sigset_t sigs;		/* signals taken synchronously with sigtimedwait */
+	int sig_fd;		/* --control: a signalfd of sigs, polled with the control fd */
+	bool sig_fd_open;
 	int last_signal;	/* perf re-raises the last one it caught (not SIGCHLD) */
 	bool have_workload;
 	struct workload workload;
@@ -38,6 +47,7 @@ struct stat_run {
 	/* results, kept across -r runs */
 	struct aggr_id *aggr;
 	int nr_aggr;
+	int *cpu_aggr;		/* --per-socket/die/core/node: CPU index -> aggregate */
 	struct counter_value *values;	/* the last run's (what perf 6.1 prints) */
 	struct run_stats *value_stats;	/* [ev * nr_aggr + a] over the runs */
 	double *shadow_counts;
@@ -98,7 +108,17 @@ static int open_output(struct stat_run *r)
 	r->out.csv_sep = o->csv_sep ? o->csv_sep : " ";
 	r->out.big_num = o->big_num && !o->csv_sep;
 	r->out.no_csv_summary = o->no_csv_summary;
+	r->out.metric_only = o->metric_only;
 	r->out.summary = o->summary;
+	r->out.interval_clear = o->interval_clear;
+	/* perf: the screen clearing only makes sense on a terminal */
+	if (o->interval_clear && !isatty(fileno(f))) {
+		pr_err("--interval-clear does not work with output");
+		stat_options_usage(o, true, "o");
+		stat_options_usage(o, false, "log-fd");
+		stat_options_usage(o, false, "interval-clear");
+		return EXIT_FATAL;
+	}
 	return 0;
 }
 
@@ -109,6 +129,7 @@ static void fill_result(struct stat_run *r, struct stat_result *res,
 	res->evlist = &r->opts.evlist;
 	res->supported = r->session.supported;
 	res->aggr_mode = r->opts.aggr_mode;
+	res->percore_show_thread = r->opts.percore_show_thread;
 	res->nr_aggr = r->nr_aggr;
 	res->aggr = r->aggr;
 	res->values = values;
@@ -117,6 +138,7 @@ static void fill_result(struct stat_run *r, struct stat_result *res,
 	res->per_thread_drop_zero = r->opts.aggr_mode == AGGR_THREAD &&
 				    r->session.target.system_wide;
 	res->nr_progs = r->bpf_progs.nr;
+	res->metric_set = &r->opts.metric_set;
 }
 
 /* -b: the counts per program, the counters' thread dimension (tool events sit in the first). */
@@ -130,6 +152,56 @@ static void aggregate_per_prog(struct stat_run *r, const struct raw_count *const
 {
 	aggregate_counts(r->session.counters, r->session.evlist->nr, prev, AGGR_THREAD,
 			 r->bpf_progs.nr, r->opts.scale, out);
+}
+
+/*
+ * The aggregates of the mode: topology modes group the target's CPUs by sysfs topology; -A
+ * with a percore event needs each CPU's core.
+ */
+static void build_aggr(struct stat_run *r)
+{
+	const struct stat_options *o = &r->opts;
+	const struct cpu_map *cpus = &r->session.target.cpus;
+	bool topo_mode = o->aggr_mode == AGGR_SOCKET || o->aggr_mode == AGGR_DIE ||
+			 o->aggr_mode == AGGR_CORE || o->aggr_mode == AGGR_NODE;
+	bool percore = o->aggr_mode == AGGR_NONE && evlist_has_percore(&o->evlist);
+	struct cpu_topology topo;
+	int i, max_cpu = 0;
+
+	if (!topo_mode && !percore) {
+		r->nr_aggr = aggr_ids_build(o->aggr_mode, &r->session.target, &r->aggr);
+		return;
+	}
+	for (i = 0; i < cpus->nr; i++)
+		if (cpus->cpus[i] > max_cpu)
+			max_cpu = cpus->cpus[i];
+	cpu_topology_read(&topo, topology_sysfs_root(), max_cpu + 1);
+	if (topo_mode) {
+		r->nr_aggr = aggr_ids_build_topology(o->aggr_mode, cpus, &topo, &r->aggr,
+						     &r->cpu_aggr);
+	} else {
+		r->nr_aggr = aggr_ids_build(o->aggr_mode, &r->session.target, &r->aggr);
+		for (i = 0; i < r->nr_aggr; i++) {
+			int cpu = r->aggr[i].cpu;
+
+			r->aggr[i].socket = cpu >= 0 ? topo.socket[cpu] : -1;
+			r->aggr[i].die = cpu >= 0 ? topo.die[cpu] : -1;
+			r->aggr[i].core = cpu >= 0 ? topo.core[cpu] : -1;
+		}
+	}
+	cpu_topology_free(&topo);
+}
+
+/* The counts since prev (or since the start) by aggregate, as they are printed. */
+static void aggregate_for_print(struct stat_run *r, const struct raw_count *const *prev,
+				struct counter_value *out)
+{
+	const struct stat_session *s = &r->session;
+
+	aggregate_counts_mapped(s->counters, s->evlist->nr, prev, r->opts.aggr_mode, r->nr_aggr,
+				r->cpu_aggr, r->opts.scale, out);
+	if (r->opts.aggr_mode == AGGR_NONE)
+		percore_sum(s->evlist, r->aggr, r->nr_aggr, r->opts.percore_show_thread, out);
 }
 
 static void save_prev(struct stat_run *r)
@@ -159,8 +231,7 @@ static void print_interval_counts(struct stat_run *r, __u64 t0)
 
 	session_read(s, t - t0, 0, 0);
 	delta = xzalloc(s->evlist->nr * r->nr_aggr * sizeof(*delta));
-	aggregate_counts(s->counters, s->evlist->nr, (const struct raw_count *const *)r->prev,
-			 r->opts.aggr_mode, r->nr_aggr, r->opts.scale, delta);
+	aggregate_for_print(r, (const struct raw_count *const *)r->prev, delta);
 	if (r->bpf_progs.nr) {
 		prog_delta = prog_values_alloc(r);
 		aggregate_per_prog(r, (const struct raw_count *const *)r->prev, prog_delta);
@@ -197,6 +268,33 @@ static struct timespec ns_to_timespec(__u64 ns)
 	struct timespec ts = { .tv_sec = ns / 1000000000ull, .tv_nsec = ns % 1000000000ull };
 
 	return ts;
+}
+
+/*
+ * --control: waits up to timeout_ns (-1: no limit) for a signal or a command, and runs the
+ * commands that came. Returns the signal, or -1 when none came.
+ */
+static int wait_signal_or_command(struct stat_run *r, long long timeout_ns)
+{
+	struct pollfd fds[2];
+	struct signalfd_siginfo si;
+	struct timespec ts = ns_to_timespec(timeout_ns > 0 ? (__u64)timeout_ns : 0);
+
+	if (!r->sig_fd_open) {
+		r->sig_fd = signalfd(-1, &r->sigs, SFD_CLOEXEC);
+		r->sig_fd_open = r->sig_fd >= 0;
+		if (!r->sig_fd_open)
+			return -1;
+	}
+	fds[0] = (struct pollfd){ .fd = r->sig_fd, .events = POLLIN };
+	fds[1] = (struct pollfd){ .fd = r->opts.control.ctl_fd, .events = POLLIN };
+	if (ppoll(fds, 2, timeout_ns < 0 ? NULL : &ts, NULL) <= 0)
+		return -1;
+	if (fds[1].revents)
+		control_process(&r->opts.control, &r->session);
+	if ((fds[0].revents & POLLIN) && read(r->sig_fd, &si, sizeof(si)) == sizeof(si))
+		return (int)si.ssi_signo;
+	return -1;
 }
 
 /*
@@ -243,7 +341,10 @@ static void wait_for_end(struct stat_run *r, __u64 t0)
 			wake = timeout_at;
 		if (poll_task && (!wake || now + 1000000000ull < wake))
 			wake = now + 1000000000ull;
-		if (wake) {
+		if (control_active(&r->opts.control)) {
+			sig = wait_signal_or_command(r, wake ? (long long)(wake > now ? wake - now : 0) :
+							      -1);
+		} else if (wake) {
 			ts = ns_to_timespec(wake > now ? wake - now : 0);
 			sig = sigtimedwait(&r->sigs, &info, &ts);
 		} else {
@@ -278,16 +379,17 @@ static void collect_run(struct stat_run *r, int run_idx, double elapsed_ns)
 	int n, i;
 
 	if (!r->aggr)
-		r->nr_aggr = aggr_ids_build(r->opts.aggr_mode, &s->target, &r->aggr);
+		build_aggr(r);
 	n = s->evlist->nr * r->nr_aggr;
 	if (!r->values) {
 		r->values = xzalloc(n * sizeof(*r->values));
 		r->value_stats = xzalloc(n * sizeof(*r->value_stats));
 		r->shadow_counts = xzalloc(n * sizeof(*r->shadow_counts));
-		r->run_elapsed = xzalloc(r->opts.run_count * sizeof(*r->run_elapsed));
+		/* -r 0 (forever) keeps one run at a time */
+		r->run_elapsed = xzalloc((r->opts.run_count ? r->opts.run_count : 1) *
+					 sizeof(*r->run_elapsed));
 	}
-	aggregate_counts(s->counters, s->evlist->nr, NULL, r->opts.aggr_mode, r->nr_aggr,
-			 r->opts.scale, r->values);
+	aggregate_for_print(r, NULL, r->values);
 	for (i = 0; i < n; i++) {
 		run_stats_update(&r->value_stats[i], r->values[i].count);
 		r->shadow_counts[i] = r->value_stats[i].mean;
@@ -303,6 +405,21 @@ static void collect_run(struct stat_run *r, int run_idx, double elapsed_ns)
 	r->run_elapsed[run_idx] = elapsed_ns / 1e9;
 }
 
+/* -D: "Events disabled", then after delay_ms (never for -1) the enable. Returns the new t0. */
+static __u64 enable_after_delay(struct stat_session *s, int delay_ms)
+{
+	struct timespec left = ns_to_timespec((__u64)(delay_ms > 0 ? delay_ms : 0) * 1000000ull);
+
+	pr_err("%s", EVENTS_DISABLED_MSG);
+	if (delay_ms < 0)
+		return now_ns();
+	while (nanosleep(&left, &left) && errno == EINTR)
+		;
+	session_enable(s);
+	pr_err("%s", EVENTS_ENABLED_MSG);
+	return now_ns();
+}
+
 /* One measurement: prepare, open, start, wait, read. Returns 0 or an exit code. */
 static int run_once(struct stat_run *r, int run_idx)
 {
@@ -311,6 +428,11 @@ static int run_once(struct stat_run *r, int run_idx)
 	__u64 t0, t1;
 	int err;
 
+	if (o->pre_cmd) {
+		err = run_hook("pre", o->pre_cmd);
+		if (err)
+			return err;
+	}
 	if (o->sync_before)
 		sync();
 	if (r->have_workload) {
@@ -348,13 +470,16 @@ static int run_once(struct stat_run *r, int run_idx)
 	 * on bperf's CPU can run ahead of the enable and lose counts in -a/-C mode.
 	 */
 	t0 = now_ns();
-	if (!(s->target.forked && !o->delay_ms))
+	if (!s->target.forked && !o->delay_ms)
 		session_enable(s);
 	if (r->have_workload)
 		workload_start(&r->workload);
+	/* as in perf, the elapsed time and -I stamps count from the enable */
+	if (o->delay_ms)
+		t0 = enable_after_delay(s, o->delay_ms);
 	/* -I prints before collect_run(): the aggregates must exist by then. */
 	if (!r->aggr)
-		r->nr_aggr = aggr_ids_build(o->aggr_mode, &s->target, &r->aggr);
+		build_aggr(r);
 	if (o->interval_ms)
 		save_prev(r);
 	wait_for_end(r, t0);
@@ -389,7 +514,16 @@ static int run_once(struct stat_run *r, int run_idx)
 			stat_recorder_round(r->recorder, true, t1 - t0);
 	}
 	collect_run(r, run_idx, (double)(t1 - t0));
-	return 0;
+	return o->post_cmd ? run_hook("post", o->post_cmd) : 0;
+}
+
+/* -r 0: each run is printed on its own, so the statistics start over after it. */
+static void forget_runs(struct stat_run *r)
+{
+	size_t n = (size_t)r->session.evlist->nr * r->nr_aggr;
+
+	memset(r->value_stats, 0, n * sizeof(*r->value_stats));
+	memset(&r->elapsed, 0, sizeof(r->elapsed));
 }
 
 static void print_results(struct stat_run *r)
@@ -413,6 +547,7 @@ static void print_results(struct stat_run *r)
 	sum.show_rusage = r->session.target.forked && o->run_count == 1;
 	sum.null_run = o->null_run;
 	sum.run_elapsed_s = r->run_elapsed;
+	sum.print_table = o->run_table;
 	print_counters(&r->out, &res, &sum);
 }
 
@@ -425,6 +560,7 @@ static void stat_run_free(struct stat_run *r)
 			free(r->prev[i]);
 	free(r->prev);
 	free(r->aggr);
+	free(r->cpu_aggr);
 	free(r->values);
 	free(r->value_stats);
 	free(r->shadow_counts);
@@ -435,6 +571,8 @@ static void stat_run_free(struct stat_run *r)
 	bpf_prog_targets_close(&r->bpf_progs);
 	if (r->close_out && r->out.out)
 		fclose(r->out.out);
+	if (r->sig_fd_open)
+		close(r->sig_fd);
 	stat_options_free(&r->opts);
 }
 
@@ -500,6 +638,11 @@ int cmd_stat(int argc, const char **argv)
 	if (!r->opts.big_num_given && r->opts.config.big_num >= 0)
 		r->opts.big_num = r->opts.config.big_num;
 	r->have_workload = r->opts.argc > 0;
+	err = metric_events_add(&r->opts, r->opts.system_wide || r->opts.cpu_list ||
+				r->opts.bpf_prog ||
+				(!r->have_workload && !r->opts.pid && !r->opts.tid));
+	if (err)
+		goto out;
 	/* perf: a workload whose every event needs a CPU is counted system-wide. */
 	if (r->have_workload && !r->opts.pid && !r->opts.tid && !r->opts.cpu_list &&
 	    r->opts.evlist.nr && evlist_needs_system_wide(&r->opts.evlist))
@@ -514,6 +657,12 @@ int cmd_stat(int argc, const char **argv)
 			goto out;
 		}
 	}
+	err = detailed_events_add(&r->opts);
+	if (err)
+		goto out;
+	err = stat_options_expand_cgroups(&r->opts);
+	if (err)
+		goto out;
 	if (r->opts.bpf_prog) {
 		err = open_bpf_progs(r);
 		if (err)
@@ -526,6 +675,9 @@ int cmd_stat(int argc, const char **argv)
 	sigaddset(&r->sigs, SIGINT);
 	sigaddset(&r->sigs, SIGCHLD);
 	sigaddset(&r->sigs, SIGALRM);
+	/* -r 0 runs until ^C, which ends perf at once, without printing the cut run */
+	if (!r->opts.run_count)
+		sigdelset(&r->sigs, SIGINT);
 	sigprocmask(SIG_BLOCK, &r->sigs, NULL);
 
 	for (run_idx = 0; run_idx < r->opts.run_count || !r->opts.run_count; run_idx++) {
@@ -534,6 +686,11 @@ int cmd_stat(int argc, const char **argv)
 		err = run_once(r, r->opts.run_count ? run_idx : 0);
 		if (err)
 			goto out;
+		/* -r 0: perf prints each run and starts over */
+		if (!r->opts.run_count && !r->opts.interval_ms) {
+			print_results(r);
+			forget_runs(r);
+		}
 		if (r->last_signal == SIGINT && !r->have_workload)
 			break;
 	}
@@ -545,6 +702,7 @@ out:
 		err = EXIT_FATAL;
 	code = err;
 	sig = r->last_signal;
+	metric_events_cleanup(&r->opts);
 	stat_run_free(r);
 	free(r);
 	reraise_signal(sig);

@@ -8,11 +8,13 @@
  */
 #include "metrics.h"
 
+#include <errno.h>
 #include <linux/perf_event.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "../common.h"
+#include "metric_set.h"
 
 /* The kinds of base values metrics divide by (perf's STAT_* shadow types). */
 enum metric_base {
@@ -32,13 +34,25 @@ enum metric_base {
 	BASE_APERF,
 };
 
-/* exclude_* bits: a ratio only pairs events counting the same contexts. */
+#define CONTEXT_CGROUP_SHIFT 8
+
+/* The cgroup part of a context: perf's shadow stats are kept per cgroup, clocks included. */
+static int context_cgroup(int ctx)
+{
+	return ctx >> CONTEXT_CGROUP_SHIFT;
+}
+
+/*
+ * exclude_* bits: a ratio only pairs events counting the same contexts; above them, the
+ * event's cgroup (-G, --for-each-cgroup), so that only events of one cgroup pair up.
+ */
 static int event_context(const struct evsel *evsel)
 {
 	const struct perf_event_attr *a = &evsel->attr;
+	int cgroup = evsel->cgroup ? evsel->cgroup->idx : 0;
 
 	return a->exclude_kernel << 1 | a->exclude_user | a->exclude_hv << 2 |
-	       a->exclude_host << 3 | a->exclude_idle << 4;
+	       a->exclude_host << 3 | a->exclude_idle << 4 | cgroup << CONTEXT_CGROUP_SHIFT;
 }
 
 static bool is_hw(const struct evsel *evsel, __u64 config)
@@ -134,6 +148,8 @@ static struct base_stat base_stat(const struct stat_result *res, int aggr,
 		    !res->replay)
 			continue;
 		if (kind != BASE_NSECS && event_context(evsel) != ctx)
+			continue;
+		if (context_cgroup(event_context(evsel)) != context_cgroup(ctx))
 			continue;
 		count = shadow_count(res, i, aggr);
 		if (kind != BASE_NSECS)
@@ -268,6 +284,53 @@ static void per_run_averages(struct metric_out *mo, const struct stat_result *re
 		emit(mo, NULL, "", 0);
 }
 
+struct expr_values {
+	const struct stat_result *res;
+	int aggr;
+};
+
+/* An event's unit-scaled count for a -M expression; none when it was not counted. */
+static int expr_event_value(void *ctx, int ev, double *value)
+{
+	const struct expr_values *ev_ctx = ctx;
+	const struct stat_result *res = ev_ctx->res;
+	const struct counter_value *v = result_value(res, ev, ev_ctx->aggr);
+
+	if ((res->supported && !res->supported[ev]) || !v->run || !v->ena)
+		return -ENOENT;
+	*value = shadow_count(res, ev, ev_ctx->aggr) * res->evlist->entries[ev].scale;
+	return 0;
+}
+
+/*
+ * The -M metrics this event leads, after its own metric (each on a new line), or instead of
+ * the empty one; one that cannot be computed prints empty, as perf's generic_metric().
+ */
+static void expression_metrics(struct metric_out *mo, const struct stat_result *res, int ev,
+			       int aggr)
+{
+	const struct metric_set *set = res->metric_set;
+	struct expr_values ctx = { .res = res, .aggr = aggr };
+	bool first = true;
+	int i;
+
+	for (i = 0; set && i < set->nr; i++) {
+		const struct metric_instance *m = &set->metrics[i];
+		double value;
+
+		if (m->leader != ev)
+			continue;
+		if (first && mo->nr == 1 && !mo->lines[0].format && !mo->lines[0].unit)
+			mo->nr = 0;
+		mo->pending_new_line = mo->nr > 0;
+		first = false;
+		if (!metric_instance_eval(m, expr_event_value, &ctx, &value))
+			emit(mo, m->def->scale_unit ? "%8.1f" : "%8.2f", m->unit, value);
+		else
+			emit(mo, NULL, m->unit, 0);
+	}
+}
+
 int metrics_compute(const struct stat_result *res, int ev, int aggr, struct metric_line *out,
 		    int max)
 {
@@ -342,5 +405,6 @@ int metrics_compute(const struct stat_result *res, int ev, int aggr, struct metr
 	} else {
 		emit(&mo, NULL, NULL, 0);
 	}
+	expression_metrics(&mo, res, ev, aggr);
 	return mo.nr;
 }

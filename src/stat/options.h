@@ -8,6 +8,8 @@
 #include "../config.h"
 #include "../events/evlist.h"
 #include "../output/output.h"
+#include "control.h"
+#include "metric_set.h"
 #include "result.h"
 
 struct stat_options {
@@ -31,6 +33,7 @@ struct stat_options {
 	bool all_user;		/* --all-user */
 	bool all_kernel;	/* --all-kernel */
 	const char *all_space_given;	/* the first of --all-user/--all-kernel seen */
+	const char *cgroup_list;	/* --for-each-cgroup, expanded after the default events */
 	const char **argv;	/* the workload, NULL if none */
 	int argc;
 
@@ -39,6 +42,10 @@ struct stat_options {
 	bool per_thread;
 	bool no_aggr;
 	bool scale;		/* --no-scale clears it */
+	bool percore_show_thread;	/* percore events: per-CPU lines with the core's sum */
+	bool no_merge;		/* accepted: bperf never merges events of different PMUs */
+	bool hybrid_merge;	/* accepted: no hybrid PMU expansion yet */
+	char *cputype_pmu;	/* --cputype: "cpu_atom", ..., or NULL */
 
 	/* output */
 	const char *csv_sep;
@@ -60,6 +67,24 @@ struct stat_options {
 	unsigned int timeout_ms;
 	int delay_ms;
 	bool sync_before;
+	bool run_table;		/* --table: each -r run's elapsed time */
+	const char *pre_cmd;	/* --pre: sh command before each run */
+	const char *post_cmd;	/* --post: ... and after it */
+	bool interval_clear;	/* --interval-clear */
+	struct stat_control control;	/* --control */
+	int last_event_first;	/* evlist index of the first event of the last -e (--filter) */
+
+	/* metrics and the event sets that come with them (metric_events.c) */
+	int detailed;		/* -d, -dd, -ddd */
+	bool transaction;	/* -T */
+	bool topdown;		/* --topdown */
+	unsigned int td_level;	/* --td-level */
+	bool smi_cost;		/* --smi-cost */
+	bool smi_reset;		/* --smi-cost turned freeze_on_smi on: off again at the end */
+	bool metric_only;	/* --metric-only */
+	bool metric_only_given;	/* --[no-]metric-only seen: --topdown/--smi-cost keep it */
+	char *metrics;		/* the -M lists, joined with ',' */
+	struct metric_set metric_set;	/* what -M resolved to; its no_group/no_merge flags */
 };
 
 /*
@@ -68,6 +93,11 @@ struct stat_options {
  * semantic checks).
  */
 int stat_options_parse(struct stat_options *opts, int argc, const char **argv);
+/*
+ * --for-each-cgroup: the event list (default events included) once per cgroup. 0, or the exit
+ * code after perf's message.
+ */
+int stat_options_expand_cgroups(struct stat_options *opts);
 void stat_options_free(struct stat_options *opts);
 /*
  * `stat record [options] ...` (argv[0] is "record"): the stat options again, then -o names the

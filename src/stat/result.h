@@ -12,6 +12,8 @@
 
 #include "../events/evlist.h"
 
+struct metric_set;
+
 enum aggr_mode {
 	AGGR_GLOBAL,	/* default: one value per event */
 	AGGR_NONE,	/* -A / --no-aggr: one value per CPU */
@@ -76,6 +78,8 @@ struct stat_result {
 	 * (perf's target__has_per_thread()); with -p/-t they stay.
 	 */
 	bool per_thread_drop_zero;
+	/* -A: percore events print per CPU (with the core's sum), not per core */
+	bool percore_show_thread;
 	/*
 	 * -b: each event's value per target program, [evsel idx * nr_progs + program index] (the
 	 * same run or interval as values); the runs lines' averages per run divide these.
@@ -87,6 +91,8 @@ struct stat_result {
 	 * (an event without counts is a base of value 0 there).
 	 */
 	bool replay;
+	/* -M: the metrics to evaluate, each printed on its leader event's line; NULL: none */
+	const struct metric_set *metric_set;
 };
 
 static inline const struct counter_value *result_value(const struct stat_result *r, int ev,

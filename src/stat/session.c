@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 #include "../common.h"
 #include "../counters/bpf_prog_targets.h"
@@ -175,6 +176,10 @@ static const struct counter_ops *choose_backend(const struct stat_session *s,
 			why = "tool events are not perf events";
 		else if (e->requires_cpu)
 			why = "the PMU counts per CPU only";
+		else if (e->filter)
+			why = "a --filter needs the event's own perf events";
+		else if (e->cgroup)
+			why = "shared counters have no cgroup filter";
 	}
 	if (!why && leader->nr_members > LEADER_MAX_MEMBERS)
 		why = "the group has more members than a shared leader reads";
@@ -232,6 +237,31 @@ static void print_open_error(const struct counter *c, int err)
 	       -err, strerror(-err), c->evsel->name);
 }
 
+/* --filter: set on every fd of the event once all are open, as perf does before enabling. */
+static int apply_filters(struct stat_session *s)
+{
+	int i, cpu, t;
+
+	for (i = 0; i < s->evlist->nr; i++) {
+		struct counter *c = &s->counters[i];
+
+		if (!c->evsel->filter || !c->supported || c->ops != &direct_counter_ops)
+			continue;
+		for (cpu = 0; cpu < c->nr_cpus; cpu++) {
+			for (t = 0; t < c->nr_threads; t++) {
+				int fd = direct_counter_fd(c, cpu, t);
+
+				if (fd < 0 || !ioctl(fd, PERF_EVENT_IOC_SET_FILTER, c->evsel->filter))
+					continue;
+				pr_err("failed to set filter \"%s\" on event %s with %d (%s)",
+				       c->evsel->filter, c->evsel->name, errno, strerror(errno));
+				return EXIT_FATAL;
+			}
+		}
+	}
+	return 0;
+}
+
 /* Opens CPU by CPU, each CPU's events in list order: perf's affinity-friendly order. */
 int session_open(struct stat_session *s)
 {
@@ -285,7 +315,7 @@ int session_open(struct stat_session *s)
 			return EXIT_FATAL;
 		}
 	}
-	return 0;
+	return apply_filters(s);
 }
 
 void session_enable(struct stat_session *s)

@@ -66,6 +66,11 @@ static int apply_option(const struct parse_ctx *ctx, const struct option *opt, c
 			*(int *)opt->value = 0;
 			return 0;
 		}
+		/* perf refuses a sign before it reads the number */
+		if (opt->type == OPT_UINTEGER && arg[0] == '-') {
+			opt_error(ctx, opt, as_short, false, "expects an unsigned numerical value");
+			return PARSE_OPT_ERROR;
+		}
 		if (parse_number(arg, &v)) {
 			opt_error(ctx, opt, as_short, false, "expects a numerical value");
 			return PARSE_OPT_ERROR;

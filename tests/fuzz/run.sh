@@ -40,6 +40,11 @@ if [ -x "$PERF" ] && [ -x "$WL/pagetouch" ]; then
 	seed p_pt "$PERF" stat record -o "$SEEDS/p_pt" --per-thread -a -e task-clock -- \
 		"$WL/sleeper" 5
 	"$PERF" stat record -o - -e task-clock -- true >"$SEEDS/p_pipe" 2>/dev/null || true
+	# perf record files: samples by sample_type, callchains, several events, trailers
+	seed r_one "$PERF" record -q -o "$SEEDS/r_one" -e cpu-clock -- "$WL/pagetouch" 300
+	seed r_g "$PERF" record -q -g -o "$SEEDS/r_g" -e cpu-clock,page-faults -- \
+		"$WL/pagetouch" 300
+	seed r_t "$PERF" record -q -o "$SEEDS/r_t" -e task-clock -- "$WL/pingpong" -t 2000
 fi
 if [ -x "$SYNTH" ]; then
 	"$SYNTH" -o "$SEEDS/s_swap" -c 4 -r 3 -e 3 -I 10 --swap

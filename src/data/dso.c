@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "dso.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common.h"
+
+void data_dsos_init(struct data_dsos *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->kallsyms_path = "/proc/kallsyms";
+	d->kernel = data_dsos_get(d, "[kernel.kallsyms]");
+	d->kernel->kernel = true;
+}
+
+static void dso_free(struct data_dso *dso)
+{
+	size_t i;
+
+	for (i = 0; i < dso->nr_syms; i++)
+		free(dso->syms[i].name);
+	free(dso->syms);
+	free(dso->segs);
+	free(dso->name);
+	free(dso);
+}
+
+void data_dsos_free(struct data_dsos *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr; i++)
+		dso_free(d->dsos[i]);
+	free(d->dsos);
+	memset(d, 0, sizeof(*d));
+}
+
+struct data_dso *data_dsos_get(struct data_dsos *d, const char *name)
+{
+	struct data_dso *dso;
+	const char *slash;
+	size_t i;
+
+	/* binaries are few (they come from mmaps, not samples): a list will do */
+	for (i = 0; i < d->nr; i++)
+		if (!strcmp(d->dsos[i]->name, name))
+			return d->dsos[i];
+	if (!(d->nr & (d->nr - 1)))
+		d->dsos = xrealloc(d->dsos, (d->nr ? 2 * d->nr : 1) * sizeof(*d->dsos));
+	dso = xzalloc(sizeof(*dso));
+	dso->name = xstrdup(name);
+	slash = name[0] == '[' ? NULL : strrchr(dso->name, '/');
+	dso->short_name = slash ? slash + 1 : dso->name;
+	d->dsos[d->nr++] = dso;
+	return dso;
+}
+
+void data_dso_set_build_id(struct data_dso *dso, const unsigned char *id, size_t size)
+{
+	if (size > DSO_BUILD_ID_MAX)
+		size = DSO_BUILD_ID_MAX;
+	memcpy(dso->build_id, id, size);
+	dso->build_id_size = size;
+}
+
+static int cmp_symbol(const void *a, const void *b)
+{
+	const struct data_symbol *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int leading_underscores(const char *name)
+{
+	int n = 0;
+
+	while (name[n] == '_')
+		n++;
+	return n;
+}
+
+/*
+ * Of two functions at one address, the one perf keeps: one with a size, not weak, global,
+ * fewer leading underscores, the longer name, the first.
+ */
+static bool better_symbol(const struct data_symbol *a, const struct data_symbol *b)
+{
+	bool a_sized = a->end > a->start, b_sized = b->end > b->start;
+	int ua, ub;
+	size_t la, lb;
+
+	if (a_sized != b_sized)
+		return a_sized;
+	if ((a->binding == 'w') != (b->binding == 'w'))
+		return b->binding == 'w';
+	if ((a->binding == 'g') != (b->binding == 'g'))
+		return a->binding == 'g';
+	ua = leading_underscores(a->name);
+	ub = leading_underscores(b->name);
+	if (ua != ub)
+		return ua < ub;
+	la = strlen(a->name);
+	lb = strlen(b->name);
+	return la >= lb;
+}
+
+static void fixup_ends(struct data_dso *dso)
+{
+	size_t i, n = dso->nr_syms;
+
+	for (i = 0; i < n; i++) {
+		struct data_symbol *s = &dso->syms[i];
+
+		if (s->end <= s->start)
+			s->end = i + 1 < n ? dso->syms[i + 1].start : s->start + 1;
+	}
+}
+
+void dso_fixup_symbols(struct data_dso *dso, bool kallsyms)
+{
+	size_t i, n = 0;
+
+	if (!dso->nr_syms)
+		return;
+	qsort(dso->syms, dso->nr_syms, sizeof(*dso->syms), cmp_symbol);
+	if (kallsyms)
+		fixup_ends(dso);
+	for (i = 0; i < dso->nr_syms; i++) {
+		struct data_symbol *s = &dso->syms[i];
+
+		if (n && dso->syms[n - 1].start == s->start) {
+			struct data_symbol *kept = &dso->syms[n - 1];
+
+			if (!better_symbol(kept, s)) {
+				struct data_symbol tmp = *kept;
+
+				*kept = *s;
+				*s = tmp;
+			}
+			free(s->name);
+			continue;
+		}
+		dso->syms[n++] = *s;
+	}
+	dso->nr_syms = n;
+	fixup_ends(dso);
+}
+
+static void dso_load(struct data_dsos *d, struct data_dso *dso)
+{
+	if (dso->loaded)
+		return;
+	dso->loaded = true;
+	if (dso == d->kernel)
+		dso_load_kallsyms(d, dso);
+	else if (dso->name[0] == '/')
+		dso_load_elf(d, dso);
+}
+
+const struct data_symbol *data_dso_find(struct data_dsos *d, struct data_dso *dso, __u64 addr)
+{
+	size_t lo = 0, hi;
+
+	dso_load(d, dso);
+	hi = dso->nr_syms;
+	/* the last symbol starting at or below addr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (dso->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr >= dso->syms[lo - 1].end)
+		return NULL;
+	return &dso->syms[lo - 1];
+}
+
+__u64 data_dso_offset_to_addr(struct data_dsos *d, struct data_dso *dso, __u64 offset)
+{
+	size_t i;
+
+	dso_load(d, dso);
+	for (i = 0; i < dso->nr_segs; i++) {
+		const struct elf_segment *s = &dso->segs[i];
+
+		if (offset >= s->offset && offset - s->offset < s->size)
+			return offset - s->offset + s->vaddr;
+	}
+	return offset;
+}

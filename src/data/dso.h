@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Binaries samples fall in and their function symbols: ELF files read in-process with libelf
+ * (.symtab, else .dynsym; checked against the build id the recording saw, with perf's
+ * ~/.debug build-id cache as the fallback) and the kernel from /proc/kallsyms, modules as
+ * their own "[name]" binaries. Symbols are loaded the first time a sample needs them.
+ */
+#ifndef BPERF_DATA_DSO_H
+#define BPERF_DATA_DSO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#define DSO_BUILD_ID_MAX 20
+
+struct data_dso;
+
+struct data_symbol {
+	__u64 start, end;	/* [start, end) in the binary's addresses */
+	char *name;
+	struct data_dso *module;	/* kallsyms: the module's binary, NULL for the kernel */
+	__u32 seq;		/* order in the file: ties between aliases go by it */
+	char binding;		/* 'g'lobal, 'w'eak or 'l'ocal */
+};
+
+struct elf_segment {
+	__u64 offset, vaddr, size;
+};
+
+struct data_dso {
+	char *name;		/* the path as mapped, or "[kernel.kallsyms]", "[ext4]" */
+	const char *short_name;	/* what perf's Shared Object column shows */
+	bool kernel;
+	bool loaded;		/* symbols tried (they may still be missing) */
+	struct data_symbol *syms;	/* sorted by start */
+	size_t nr_syms;
+	struct elf_segment *segs;
+	size_t nr_segs;
+	unsigned char build_id[DSO_BUILD_ID_MAX];	/* what the recording saw */
+	size_t build_id_size;
+};
+
+struct data_dsos {
+	struct data_dso **dsos;
+	size_t nr;
+	struct data_dso *kernel;	/* [kernel.kallsyms] */
+	const char *kallsyms_path;	/* /proc/kallsyms unless a test says otherwise */
+	bool quiet;			/* no warnings about missing binaries */
+};
+
+void data_dsos_init(struct data_dsos *d);
+void data_dsos_free(struct data_dsos *d);
+/* The binary of that name, added if new. */
+struct data_dso *data_dsos_get(struct data_dsos *d, const char *name);
+/* Sets what the recording says the binary's build id is. */
+void data_dso_set_build_id(struct data_dso *dso, const unsigned char *id, size_t size);
+/* The function at addr (an address of the binary: its ELF vaddr, or the kernel's), or NULL. */
+const struct data_symbol *data_dso_find(struct data_dsos *d, struct data_dso *dso, __u64 addr);
+/* A file offset of the binary as its ELF address (mapped ip -> symbol address). */
+__u64 data_dso_offset_to_addr(struct data_dsos *d, struct data_dso *dso, __u64 offset);
+
+/* dso_elf.c and kallsyms.c: 0, or -errno when the symbols are not there. */
+int dso_load_elf(struct data_dsos *d, struct data_dso *dso);
+int dso_load_kallsyms(struct data_dsos *d, struct data_dso *kernel);
+/*
+ * Sorts dso->syms, keeps one of the aliases at an address and gives the symbols without a
+ * size the room up to the next. kallsyms: sizes first (perf's order there), so that of
+ * aliases the last listed is the one with room.
+ */
+void dso_fixup_symbols(struct data_dso *dso, bool kallsyms);
+
+#endif

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "session.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common.h"
+
+/* Messages about single bad records stop after this many; the count is kept. */
+#define MAX_RECORD_MESSAGES 10
+
+/* HEADER_BUILD_ID: perf_record_header_build_id entries, each a header, pid, id and name. */
+static int read_build_ids(struct data_session *s)
+{
+	struct feat_cursor c;
+	int ret = feat_cursor_load(&s->r, FEAT_BUILD_ID, &c);
+	size_t pos = 0;
+
+	if (ret <= 0)
+		return ret;
+	while (c.size - pos >= 36) {
+		struct rec_header h;
+		const char *name;
+		size_t id_size = 20;
+
+		memcpy(&h, c.data + pos, sizeof(h));
+		if (s->r.swap)
+			h.size = __builtin_bswap16(h.size), h.misc = __builtin_bswap16(h.misc);
+		if (h.size < 37 || h.size > c.size - pos) {
+			ret = data_error(&s->r, c.offset + pos, "build id entry of %u bytes",
+					 h.size);
+			break;
+		}
+		/* PERF_RECORD_MISC_BUILD_ID_SIZE: the size byte after the 20 id bytes is valid */
+		if (h.misc & (1 << 15) && c.data[pos + 32] <= 20)
+			id_size = c.data[pos + 32];
+		name = (const char *)c.data + pos + 36;
+		if (memchr(name, '\0', h.size - 36) && name[0])
+			data_dso_set_build_id(data_dsos_get(&s->machine.dsos, name),
+					      c.data + pos + 12, id_size);
+		pos += h.size;
+	}
+	feat_cursor_free(&c);
+	return ret;
+}
+
+int data_session_open(struct data_session *s, const char *path)
+{
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	data_machine_init(&s->machine);
+	err = data_reader_open(&s->r, path);
+	if (err)
+		return err;
+	if (s->r.pipe) {
+		pr_err("bperf: %s: perf's pipe format is not supported by bperf data", path);
+		return -EINVAL;
+	}
+	data_id_index_build(&s->r, &s->idx);
+	s->attr_samples = xzalloc((s->r.nr_attrs + 1) * sizeof(*s->attr_samples));
+	/* names and build ids only help: a damaged section leaves them out, not the samples */
+	if (data_env_read(&s->r, &s->env))
+		data_env_free(&s->env);
+	read_build_ids(s);
+	return 0;
+}
+
+const char *data_session_event_name(const struct data_session *s, int attr_idx)
+{
+	if (attr_idx >= 0 && attr_idx < s->env.nr_events && s->env.events[attr_idx].name)
+		return s->env.events[attr_idx].name;
+	return "unknown";
+}
+
+static int sample_id_of(struct data_session *s, const struct data_record *rec,
+			struct data_sample_id *sid)
+{
+	return data_decode_sample_id(&s->r, &s->idx, rec, data_record_fixed_size(rec), sid);
+}
+
+/* Takes a record into the processes, in time order. */
+static int apply(struct data_session *s, const struct data_record *rec, __u64 time,
+		 struct data_sample *smp, struct data_location *loc)
+{
+	struct data_machine *m = &s->machine;
+	struct data_mmap mm;
+	struct data_comm cm;
+	struct data_fork fk;
+	struct data_process *p;
+
+	switch (rec->header.type) {
+	case REC_SAMPLE:
+		if (data_decode_sample(&s->r, &s->idx, rec, smp))
+			return -EINVAL;
+		s->attr_samples[smp->sid.attr_idx]++;
+		if (!s->resolve)
+			return 0;
+		data_machine_resolve(m, smp->sid.pid, rec->header.misc & REC_MISC_CPUMODE_MASK,
+				     smp->ip, loc);
+		p = data_machine_process(m, smp->sid.pid);
+		p->samples++;
+		p->period += smp->period;
+		data_machine_thread_seen(m, smp->sid.pid, smp->sid.tid);
+		return 0;
+	case REC_MMAP:
+	case REC_MMAP2:
+		if (data_decode_mmap(&s->r, rec, &mm))
+			return -EINVAL;
+		data_machine_mmap(m, mm.pid, mm.start, mm.len, mm.pgoff, mm.filename,
+				  mm.build_id, mm.build_id_size);
+		return 0;
+	case REC_COMM:
+		if (data_decode_comm(&s->r, rec, &cm))
+			return -EINVAL;
+		data_machine_comm(m, cm.pid, cm.tid, cm.comm);
+		return 0;
+	case REC_FORK:
+		if (data_decode_fork(&s->r, rec, &fk))
+			return -EINVAL;
+		data_machine_fork(m, fk.pid, fk.ppid, fk.tid, time);
+		data_machine_thread_seen(m, fk.pid, fk.tid);
+		return 0;
+	case REC_EXIT:
+		if (data_decode_fork(&s->r, rec, &fk))
+			return -EINVAL;
+		data_machine_exit(m, fk.pid, fk.tid, time);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int deliver(void *ctx, const struct data_record *rec, __u64 time)
+{
+	struct data_session *s = ctx;
+	struct data_location loc = { 0 };
+	struct data_sample smp = { 0 };
+
+	/* a bad record is reported and left out; the others still count */
+	s->r.quiet = s->bad_records >= MAX_RECORD_MESSAGES;
+	if (apply(s, rec, time, &smp, &loc)) {
+		s->bad_records++;
+		rec = NULL;
+	}
+	s->r.quiet = false;
+	if (!rec || !s->ops || !s->ops->ordered)
+		return 0;
+	return s->ops->ordered(s->ctx, s, rec,
+			       rec->header.type == REC_SAMPLE ? &smp : NULL,
+			       rec->header.type == REC_SAMPLE && s->resolve ? &loc : NULL);
+}
+
+/* The time a record sorts by; false if it has none (delivered as it comes). */
+static bool record_time(struct data_session *s, const struct data_record *rec, __u64 *time)
+{
+	struct data_sample_id sid;
+	struct data_sample smp;
+	bool ok;
+
+	if (rec->header.type >= 64)
+		return false;
+	/* a bad record goes out at once and is reported then, once */
+	s->r.quiet = true;
+	if (rec->header.type == REC_SAMPLE) {
+		ok = !data_decode_sample(&s->r, &s->idx, rec, &smp) && smp.sid.has_time;
+		*time = smp.sid.time;
+	} else {
+		ok = !sample_id_of(s, rec, &sid) && sid.has_time;
+		*time = sid.time;
+	}
+	s->r.quiet = false;
+	return ok;
+}
+
+int data_session_run(struct data_session *s)
+{
+	struct data_record rec;
+	__u64 time;
+	int ret;
+
+	ordered_queue_init(&s->queue, s->queue_max_bytes, deliver, s);
+	while ((ret = data_reader_next(&s->r, &rec)) > 0) {
+		s->total++;
+		s->counts[rec.header.type < REC_TYPE_MAX ? rec.header.type : 0]++;
+		if (s->ops && s->ops->record && (ret = s->ops->record(s->ctx, s, &rec)))
+			break;
+		if (rec.header.type == REC_FINISHED_ROUND)
+			ret = ordered_queue_round(&s->queue);
+		else if (record_time(s, &rec, &time))
+			ret = ordered_queue_push(&s->queue, &rec, time);
+		else
+			ret = deliver(s, &rec, 0);
+		if (ret)
+			break;
+	}
+	/* what was read before any damage is still worth showing */
+	if (ordered_queue_flush(&s->queue) && !ret)
+		ret = -EINVAL;
+	if (s->bad_records > MAX_RECORD_MESSAGES)
+		pr_err("bperf: %s: %d bad records left out", s->r.path, s->bad_records);
+	return ret < 0 ? ret : 0;
+}
+
+void data_session_close(struct data_session *s)
+{
+	ordered_queue_free(&s->queue);
+	data_id_index_free(&s->idx);
+	data_env_free(&s->env);
+	data_machine_free(&s->machine);
+	data_reader_close(&s->r);
+	free(s->attr_samples);
+}

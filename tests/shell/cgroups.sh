@@ -1,0 +1,251 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Counting per cgroup (-G, --for-each-cgroup) and the privilege modifiers (--all-user,
+# --all-kernel), against perf. The test makes its own cgroups in the hierarchy perf events use
+# (cgroup v2, or v1 with the perf_event controller), runs pagetouch N in one and pagetouch M in
+# another (each moves itself into its cgroup before exec), and checks that each cgroup's
+# page-faults are exactly the workload's (N + k and M + k, k the start-up faults) and equal to
+# perf's counts of the same run; outputs are compared with perf's with the numbers masked, and
+# error cases by their message and exit status. The cgroups are removed on every exit path.
+. "$(dirname "$0")/../lib.sh"
+
+require_root
+[ -x "$PERF" ] || skip "needs $PERF"
+[ -x "$WORKLOADS/pagetouch" ] || fail "workloads not built: run make"
+
+# The hierarchy perf uses: a v1 mount with perf_event, else the last cgroup2 mount.
+find_mount() {
+	awk '$3 == "cgroup" && ("," $4 ",") ~ /,perf_event,/ { print $2; found = 1; exit }
+	     $3 == "cgroup2" { v2 = $2 }
+	     END { if (!found && v2 != "") print v2 }' /proc/mounts
+}
+
+MNT=$(find_mount)
+[ -n "$MNT" ] || skip "no cgroup hierarchy for perf events (cgroup2 or v1 perf_event)"
+
+PT=$WORKLOADS/pagetouch
+tmp=$(mktemp -d)
+base=bperf_cg_$$
+A=${base}_a
+B=${base}_b
+SUB=$A/sub
+
+# Moves every process left in a cgroup (there should be none) out, then removes it.
+remove_cgroup() {
+	local dir=$MNT/$1 pid
+
+	[ -d "$dir" ] || return 0
+	while read -r pid; do
+		echo "$pid" >"$MNT/cgroup.procs" 2>/dev/null
+	done <"$dir/cgroup.procs"
+	rmdir "$dir"
+}
+
+cleanup() {
+	remove_cgroup "$SUB"
+	remove_cgroup "$A"
+	remove_cgroup "$B"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+mkdir "$MNT/$A" "$MNT/$SUB" "$MNT/$B" || skip "cannot create cgroups under $MNT"
+
+# in_cgroup CGROUP CMD...: the shell moves itself into CGROUP, then becomes CMD.
+cat >"$tmp/in_cgroup" <<EOF
+#!/bin/sh
+echo \$\$ >"$MNT/\$1/cgroup.procs" || exit 99
+shift
+exec "\$@"
+EOF
+chmod +x "$tmp/in_cgroup"
+IN=$tmp/in_cgroup
+N=1000
+M=300
+WORK="$IN $A $PT $N; $IN $B $PT $M"
+
+nr_cases=0
+failed_cases=()
+
+# check NAME FUNCTION ARGS...: one case in a subshell, so that its fail() ends only the case.
+check() {
+	local name=$1
+
+	shift
+	nr_cases=$((nr_cases + 1))
+	if ! ("$@"); then
+		echo "FAIL case $name: $*" >&2
+		failed_cases+=("$name")
+	fi
+}
+
+# run_both NAME OPTS...: perf stat and bperf stat with the same options and randomisation off;
+# stderr goes to $tmp/NAME.perf and $tmp/NAME.bperf; both must exit alike.
+run_both() {
+	local name=$1 prc brc
+
+	shift
+	norandom "$PERF" stat "$@" >/dev/null 2>"$tmp/$name.perf"
+	prc=$?
+	norandom "$BPERF" stat "$@" >/dev/null 2>"$tmp/$name.bperf"
+	brc=$?
+	[ "$prc" = "$brc" ] || fail "$name: exit status: perf $prc, bperf $brc"
+}
+
+side() {
+	local name=$1 sep=$2
+
+	shift 2
+	run_both "$name" "$@"
+	compare_stat_outputs "$tmp/$name.perf" "$tmp/$name.bperf" "$sep"
+}
+
+# csv_count FILE EVENT CGROUP: the count of EVENT in CGROUP in -x, output
+csv_count() {
+	awk -F, -v ev="$2" -v cg="$3" '$3 == ev && $4 == cg { print $1 }' "$1"
+}
+
+# The start-up faults k of pagetouch behind the wrapper, from perf: pagetouch 0 in cgroup A.
+k=$(norandom "$PERF" stat -a -x, -e page-faults -G "$A" -- sh -c "$IN $A $PT 0" 2>&1 >/dev/null |
+	cut -d, -f1)
+[[ "$k" =~ ^[0-9]+$ ]] && [ "$k" -gt 0 ] || fail "perf counted no start-up faults in $A: '$k'"
+
+# -G pairs the Nth cgroup with the Nth event: each cgroup gets exactly its workload's faults.
+exact_pairs() {
+	local f
+
+	run_both pairs -a -x, -e page-faults,page-faults -G "$A,$B" -- sh -c "$WORK"
+	for f in perf bperf; do
+		assert_eq $((N + k)) "$(csv_count "$tmp/pairs.$f" page-faults "$A")" "$f faults in A"
+		assert_eq $((M + k)) "$(csv_count "$tmp/pairs.$f" page-faults "$B")" "$f faults in B"
+	done
+	compare_stat_outputs "$tmp/pairs.perf" "$tmp/pairs.bperf" ,
+}
+check exact_pairs exact_pairs
+
+# --for-each-cgroup: every event in each cgroup; the clock of the same cgroup gives the rates.
+exact_each() {
+	local f
+
+	run_both each -a -x, -e page-faults,task-clock --for-each-cgroup "$A,$B" -- sh -c "$WORK"
+	for f in perf bperf; do
+		assert_eq $((N + k)) "$(csv_count "$tmp/each.$f" page-faults "$A")" "$f faults in A"
+		assert_eq $((M + k)) "$(csv_count "$tmp/each.$f" page-faults "$B")" "$f faults in B"
+	done
+	compare_stat_outputs "$tmp/each.perf" "$tmp/each.bperf" ,
+}
+check exact_each exact_each
+
+# Patterns match every cgroup path (A, A/sub, B, in directory order); an empty entry is the root.
+exact_pattern() {
+	run_both pattern -a -x, -e page-faults --for-each-cgroup "^${base}_" -- sh -c "$WORK"
+	assert_eq $((N + k)) "$(csv_count "$tmp/pattern.bperf" page-faults "$A")" "faults in A"
+	assert_eq 3 "$(grep -c "$base" "$tmp/pattern.bperf")" "lines of the pattern's cgroups"
+	compare_stat_outputs "$tmp/pattern.perf" "$tmp/pattern.bperf" ,
+	run_both pattern_root -a -x, -e page-faults --for-each-cgroup "${base}_b\$," true
+	compare_stat_outputs "$tmp/pattern_root.perf" "$tmp/pattern_root.bperf" ,
+}
+check exact_pattern exact_pattern
+
+# --bpf-counters: cgroup events are counted directly (said under -v), with the same counts.
+bpf_fallback() {
+	norandom "$BPERF" stat --bpf-counters -v -a -x, -e page-faults,page-faults -G "$A,$B" \
+		-- sh -c "$WORK" >/dev/null 2>"$tmp/bpf.bperf" || fail "bperf --bpf-counters failed"
+	assert_eq $((N + k)) "$(csv_count "$tmp/bpf.bperf" page-faults "$A")" "faults in A"
+	assert_eq $((M + k)) "$(csv_count "$tmp/bpf.bperf" page-faults "$B")" "faults in B"
+	grep -q "counting page-faults directly: shared counters have no cgroup filter" \
+		"$tmp/bpf.bperf" || fail "no -v note about counting cgroups directly"
+}
+check bpf_fallback bpf_fallback
+
+# The human table, JSON and -A with the cgroup column (empty for an event without a cgroup), the
+# single -G that applies to every event, and several -G options adding up.
+check human_spread side human_spread "" -a -e task-clock,page-faults -G "$A" -- sh -c "$WORK"
+check human_empty side human_empty "" -a -e page-faults,task-clock,cs -G ",$B" -- sh -c "$WORK"
+check human_two_g side human_two_g "" -a -e page-faults,cs -G "$A" -G "$B" -- sh -c "$WORK"
+check human_each side human_each "" -a -e task-clock,cs --for-each-cgroup "$A,$B,$SUB" \
+	-- sh -c "$WORK"
+check json_each side json_each nocolumns -j -a -e page-faults,task-clock \
+	--for-each-cgroup "$A,,$B" -- sh -c "$WORK"
+# pinned: a cgroup's event on a CPU where it never ran is <not counted>
+check per_cpu side per_cpu "" -a -A -e page-faults -G "$A" -- taskset -c 1 sh -c "$WORK"
+check cpu_list side cpu_list , -x, -C 0,1 -e page-faults -G "$A" -- sh -c "$WORK"
+check default_events side default_events , -x, -a --for-each-cgroup "$B" -- sh -c "$WORK"
+
+# -vv: the cgroup's fd goes in place of the pid, with PERF_FLAG_PID_CGROUP (flags 0xc).
+open_trace() {
+	run_both vv -vv -a -x, -e page-faults -G "$A" true
+	grep -q "^sys_perf_event_open: pid [0-9]*  cpu 0  group_fd -1  flags 0xc = " \
+		"$tmp/vv.bperf" || fail "no cgroup open in bperf's -vv trace"
+	diff <(sed -n '/^perf_event_attr:/,/^---/p' "$tmp/vv.perf") \
+		<(sed -n '/^perf_event_attr:/,/^---/p' "$tmp/vv.bperf") >&2 ||
+		fail "perf_event_attr differs from perf's"
+}
+check open_trace open_trace
+
+# usage_names: stderr with the options' help texts left out (bperf's are its own)
+usage_names() {
+	sed -E -e 's/\bperf stat\b/bperf stat/' \
+		-e 's/^( +(-[[:alnum:]], )?--[[:alnum:]-]+( <[^>]*>)?) .*/\1/' \
+		-e '/^ {20,}[^ ]/d'
+}
+
+# Errors: perf's message, usage lines and exit status.
+same_error() {
+	local name=$1
+
+	shift
+	run_both "$name" "$@"
+	[ -s "$tmp/$name.bperf" ] || fail "$name: bperf printed nothing"
+	diff -u <(usage_names <"$tmp/$name.perf") <(usage_names <"$tmp/$name.bperf") >&2 ||
+		fail "$name: stderr differs from perf's (help texts left out)"
+}
+check err_no_cpu same_error err_no_cpu -e page-faults -G "$A" true
+check err_each_no_cpu same_error err_each_no_cpu -e page-faults --for-each-cgroup "$A" true
+check err_before_events same_error err_before_events -G "$A" -e page-faults -a true
+check err_missing same_error err_missing -a -e page-faults -G "${base}_none" true
+check err_too_many same_error err_too_many -a -e page-faults -G "$A,$B" true
+check err_g_then_each same_error err_g_then_each -a -e page-faults -G "$A" \
+	--for-each-cgroup "$B" true
+check err_each_then_g same_error err_each_then_g -a -e page-faults --for-each-cgroup "$B" \
+	-G "$A" true
+check err_no_match same_error err_no_match -a -e page-faults --for-each-cgroup "^${base}_x" true
+check err_each_missing same_error err_each_missing -a -e page-faults \
+	--for-each-cgroup "${base}_none" true
+# perf 6.1 prints only the usage for a pattern that does not compile; bperf says why (README)
+bad_pattern() {
+	run_both bad_pattern -a -e page-faults --for-each-cgroup "$A,[" true
+	grep -q "^invalid cgroup pattern '\[': " "$tmp/bad_pattern.bperf" ||
+		fail "no message for a bad pattern"
+}
+check bad_pattern bad_pattern
+
+# --all-user / --all-kernel: the attrs perf builds (exclude_kernel/exclude_hv or exclude_user),
+# and counts that follow them (page faults are taken in user space).
+modifiers() {
+	local mode
+
+	for mode in --all-user --all-kernel; do
+		run_both "attr$mode" -vv $mode -e page-faults,task-clock:k true
+		diff <(sed -n '/^perf_event_attr:/,/^---/p' "$tmp/attr$mode.perf") \
+			<(sed -n '/^perf_event_attr:/,/^---/p' "$tmp/attr$mode.bperf") >&2 ||
+			fail "$mode: perf_event_attr differs from perf's"
+	done
+	run_both user -x, --all-user -e page-faults "$PT" "$N"
+	assert_eq "$(cut -d, -f1 "$tmp/user.perf")" "$(cut -d, -f1 "$tmp/user.bperf")" \
+		"--all-user faults"
+	run_both both_modes --all-user --all-kernel -e page-faults true
+	assert_eq "$(head -1 "$tmp/both_modes.perf")" "$(head -1 "$tmp/both_modes.bperf")" \
+		"--all-user with --all-kernel"
+}
+check modifiers modifiers
+
+cleanup
+trap - EXIT
+for cg in "$A" "$B" "$SUB"; do
+	[ ! -d "$MNT/$cg" ] || fail "cgroup $cg left behind"
+done
+[ ${#failed_cases[@]} -eq 0 ] ||
+	fail "${#failed_cases[@]} of $nr_cases cases failed: ${failed_cases[*]}"
+echo "all $nr_cases cases passed (cgroups under $MNT)"

@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# bperf data against perf 6.1 on files that `perf record` writes (one and several events, with
+# and without -g, a forked child, threads, -a): `bperf data top -n` lists the functions of
+# `perf report --stdio --sort dso,sym -n --no-children` with the same samples and percentages
+# (for -a, the kernel's and the workload's; other binaries may need PLT entries or C++ names
+# bperf does not make), stat.csv has perf report -D's record counts, and a damaged file gives a
+# message, the samples before the damage and exit 255.
+. "$(dirname "$0")/../lib.sh"
+cd "$REPO_TOP" || exit 1
+require_root
+[ -x "$PERF" ] || skip "needs $PERF"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# the event of each section, then "event|percent|samples|dso|symbol" for each function line
+perf_lines() {
+	awk '/of event/ { ev = $0; sub(/.*of event .\x27?/, "", ev); sub(/\x27.*/, "", ev) }
+	     /^ +[0-9.]+%/ { sym = $0; sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +/, "", sym);
+			     sub(/ +$/, "", sym); print ev "|" $1 "|" $2 "|" $3 "|" sym }' |
+		sort
+}
+
+# compare NAME FILTER: top against perf report on $tmp/NAME.data
+compare_top() {
+	local name=$1 filter=${2:-.}
+
+	"$PERF" report -i "$tmp/$name.data" --stdio --sort dso,sym -n --no-children \
+		2>/dev/null | perf_lines | grep -E "$filter" >"$tmp/$name.perf"
+	"$BPERF" data top -q -n -i "$tmp/$name.data" | perf_lines | grep -E "$filter" \
+		>"$tmp/$name.bperf" || fail "$name: bperf data top failed"
+	[ -s "$tmp/$name.perf" ] || fail "$name: perf report shows no functions"
+	if ! diff -u "$tmp/$name.perf" "$tmp/$name.bperf"; then
+		fail "$name: bperf data top differs from perf report"
+	fi
+	echo "$name: $(wc -l <"$tmp/$name.perf") functions as perf reports them"
+}
+
+# stat.csv's counts against perf report -D's aggregated stats
+compare_stat() {
+	local name=$1
+
+	"$BPERF" data csv -q -i "$tmp/$name.data" -o "$tmp/$name.csv" ||
+		fail "$name: bperf data csv failed"
+	"$PERF" report -D -i "$tmp/$name.data" 2>/dev/null |
+		awk '/^Aggregated stats:/ { on = 1; next } on && / events:/ { print $1 "," $3 }
+		     on && !/ events:/ { exit }' | sort >"$tmp/$name.perf_stat"
+	tail -n +2 "$tmp/$name.csv/stat.csv" | sort >"$tmp/$name.bperf_stat"
+	diff -u "$tmp/$name.perf_stat" "$tmp/$name.bperf_stat" ||
+		fail "$name: stat.csv differs from perf report -D"
+	for t in overview processes results; do
+		[ -s "$tmp/$name.csv/$t.csv" ] || fail "$name: no $t.csv"
+	done
+	# overview.csv: a line per record, and in time order
+	assert_eq "$(($(grep -c . "$tmp/$name.csv/overview.csv") - 1))" \
+		"$(grep -v -E '^(TOTAL|FINISHED_ROUND),' "$tmp/$name.bperf_stat" |
+		   awk -F, '{ n += $2 } END { print n }')" "$name: overview.csv lines"
+	awk -F, 'NR > 1 && $1 != "" { if ($1 < last) { print "out of order: " $0; exit 1 }
+		 last = $1 }' "$tmp/$name.csv/overview.csv" || fail "$name: overview.csv order"
+	echo "$name: stat.csv as perf report -D"
+}
+
+record() {
+	local name=$1
+
+	shift
+	"$PERF" record -q -o "$tmp/$name.data" "$@" >/dev/null 2>&1 ||
+		fail "perf record $* failed"
+}
+
+record one -e cpu-clock -- "$WORKLOADS/pagetouch" 3000
+record two_g -g -e cpu-clock,page-faults -- "$WORKLOADS/pagetouch" 3000
+record child -e task-clock,cpu-clock -- "$WORKLOADS/pingpong" 20000
+record threads -g -e cpu-clock -- "$WORKLOADS/pingpong" -t 20000
+record system -a -g -e cpu-clock -- "$WORKLOADS/pagetouch" 3000
+
+for name in one two_g child threads; do
+	compare_top "$name"
+	compare_stat "$name"
+done
+compare_top system '\|(\[kernel\.kallsyms\]|pagetouch)\|'
+compare_stat system
+
+# a damaged file: the data cut short gives a message, the samples before it and exit 255
+size=$(stat -c %s "$tmp/two_g.data")
+head -c $((size / 2)) "$tmp/two_g.data" >"$tmp/cut.data"
+"$BPERF" data top -q -i "$tmp/cut.data" >"$tmp/cut.out" 2>"$tmp/cut.err"
+rc=$?
+[ "$rc" -eq 255 ] || fail "cut file: exit $rc, expected 255"
+grep -q 'offset' "$tmp/cut.err" || fail "cut file: no message naming the offset"
+head -c 100 /dev/urandom >"$tmp/junk.data"
+"$BPERF" data dump -i "$tmp/junk.data" >/dev/null 2>&1
+assert_eq 255 $? "junk file exit"
+echo "damaged files: a message and exit 255"

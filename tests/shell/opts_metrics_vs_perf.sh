@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The metric options side by side with perf 6.1 on this machine (no hardware PMU, no TSX, no
+# topdown events, no freeze_on_smi): -d/-dd/-ddd, -T, --topdown, --td-level, --smi-cost,
+# --metric-only, --metric-no-group, --metric-no-merge and -M with metrics neither knows or
+# that perf cannot set up here. Outputs must agree line for line with numbers masked, exit
+# statuses too, and page-fault counts exactly. Then bperf's built-in -M metrics (perf 6.1 has
+# none that count here) are checked against their definitions with exact values.
+. "$(dirname "$0")/../lib.sh"
+
+require_root
+[ -x "$PERF" ] || skip "needs $PERF"
+[ -x "$WORKLOADS/pagetouch" ] || fail "workloads not built: run make"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+PT=$WORKLOADS/pagetouch
+SLEEP=$WORKLOADS/sleeper
+failed=()
+
+run_both() {
+	local name=$1 prc brc
+
+	shift
+	norandom "$PERF" stat "$@" >/dev/null 2>"$tmp/$name.perf"
+	prc=$?
+	norandom "$BPERF" stat "$@" >/dev/null 2>"$tmp/$name.bperf"
+	brc=$?
+	[ "$prc" = "$brc" ] || fail "$name: exit status: perf $prc, bperf $brc"
+}
+
+# side NAME SEP OPTS...: both outputs agree with numbers masked ("" human, nocolumns JSON)
+side() {
+	local name=$1 sep=$2
+
+	shift 2
+	run_both "$name" "$@"
+	compare_stat_outputs "$tmp/$name.perf" "$tmp/$name.bperf" "$sep"
+}
+
+# case NAME SEP OPTS...: each case in a subshell, retried once for timing-shaped output
+case_() {
+	local name=$1
+
+	(side "$@") 2>/dev/null || (side "$@") || failed+=("$name")
+}
+
+case_ detailed "" -d "$PT" 100
+case_ detailed2 "" -dd "$PT" 100
+case_ detailed3 "" -ddd "$PT" 100
+case_ detailed5_events "" -ddddd -e page-faults "$PT" 100
+case_ detailed_long "" --detailed -e task-clock "$PT" 100
+case_ detailed_null "" -n -ddd "$PT" 100
+case_ detailed_csv , -x, -dd "$PT" 100
+case_ detailed_json nocolumns -j -d "$PT" 100
+case_ transaction "" -T "$PT" 100
+case_ transaction_long "" --transaction -e task-clock "$PT" 100
+case_ transaction_null "" -n -T "$PT" 100
+case_ topdown "" --topdown "$PT" 100
+case_ topdown_a "" --topdown -a "$PT" 100
+case_ topdown_level "" --topdown --td-level 5 "$PT" 100
+case_ topdown_level0 "" --topdown --td-level 0 -a "$PT" 100
+case_ td_level "" --td-level 1 "$PT" 100
+# usage errors: the message and exit status (the help texts are bperf's own wording)
+for arg in x -1; do
+	run_both td_level_bad --td-level "$arg" "$PT" 100 2>/dev/null || failed+=("td_level $arg")
+	[ "$(head -1 "$tmp/td_level_bad.perf")" = "$(head -1 "$tmp/td_level_bad.bperf")" ] ||
+		failed+=("td_level $arg message")
+done
+case_ smi_cost "" --smi-cost "$PT" 100
+case_ smi_cost_a "" --smi-cost -a "$PT" 100
+case_ smi_then_topdown "" --smi-cost --topdown -a "$PT" 100
+case_ transaction_then_smi "" -T --smi-cost "$PT" 100
+case_ metric_only "" --metric-only "$PT" 100
+case_ metric_only_csv , -x, --metric-only "$PT" 100
+case_ metric_only_json nocolumns -j --metric-only "$PT" 100
+case_ metric_only_events "" --metric-only -e page-faults,cs "$PT" 100
+case_ metric_only_r "" --metric-only -r 2 "$PT" 100
+case_ metric_only_thread "" --metric-only --per-thread -a "$PT" 100
+case_ no_metric_only , -x, --no-metric-only "$PT" 100
+case_ metric_no_group "" --metric-no-group "$PT" 100
+case_ metric_no_merge , -x, --metric-no-merge "$PT" 100
+case_ metric_unknown "" -M NoSuchMetric "$PT" 100
+case_ metric_unknown_events "" -M NoSuchMetric -e page-faults "$PT" 100
+case_ metric_unknown_in_list "" -M IPC,NoSuch -e page-faults "$PT" 100
+case_ metric_empty "" --metrics= "$PT" 100
+case_ metric_unknown_only "" --metric-only -M NoSuch -e page-faults "$PT" 100
+case_ metric_unknown_null "" -M NoSuch -n "$PT" 100
+case_ metric_unknown_topdown "" -M NoSuch --topdown "$PT" 100
+case_ metric_unknown_transaction "" -M NoSuch -T "$PT" 100
+
+# page-faults counted exactly with the detailed events added: pagetouch 1000 = 1000 + 25
+out=$(norandom "$BPERF" stat -x, -d -e page-faults "$PT" 1000 2>&1 >/dev/null)
+pf=$(awk -F, '$3 == "page-faults" { print $1 }' <<<"$out")
+[ "$pf" = 1025 ] || { echo "-d page-faults: expected 1025, got '$pf'" >&2; failed+=(exact_pf); }
+
+# bperf's own metrics (perf 6.1 here only knows this CPU model's, which cannot be counted):
+# Minor_Fault_Ratio of pagetouch is exactly 100%, printed on its first event's line
+out=$(norandom "$BPERF" stat -M Minor_Fault_Ratio "$PT" 1000 2>&1 >/dev/null)
+grep -Eq '^ +1025 +page-faults +$' <<<"$out" || { echo "$out" >&2; failed+=(metric_events); }
+grep -Eq '^ +1025 +minor-faults +# +100\.0 %  Minor_Fault_Ratio +$' <<<"$out" ||
+	{ echo "$out" >&2; failed+=(metric_line); }
+# -x: the metric on the leader's line, CSV fields as perf prints expression metrics
+out=$(norandom "$BPERF" stat -x, -M Minor_Fault_Ratio "$PT" 1000 2>&1 >/dev/null)
+grep -q '^1025,,minor-faults,[0-9]*,100.00,100.0,%  Minor_Fault_Ratio$' <<<"$out" ||
+	{ echo "$out" >&2; failed+=(metric_csv); }
+# --metric-only: the metric's header and value
+out=$(norandom "$BPERF" stat -x, --metric-only -M Minor_Fault_Ratio "$PT" 1000 2>&1 >/dev/null)
+[ "$out" = $'%  Minor_Fault_Ratio,\n100.0,' ] || { echo "$out" >&2; failed+=(metric_only_own); }
+# a metric whose events this machine lacks: its events print <not supported>, no metric, exit 0
+out=$("$BPERF" stat -M IPC "$PT" 10 2>&1 >/dev/null) && grep -q '<not supported>.*instructions' \
+	<<<"$out" || { echo "$out" >&2; failed+=(metric_unsupported); }
+# CPUs_utilized (task-clock over duration_time) on a new line after task-clock's own metric,
+# the same value as perf's "CPUs utilized" rounded to 2 places
+out=$("$BPERF" stat -x, -M CPUs_utilized "$WORKLOADS/spin" 300 2>&1 >/dev/null)
+v=$(awk -F, '$7 == "CPUs_utilized" && $1 == "" { print $6 }' <<<"$out")
+u=$(awk -F, '$3 == "task-clock" { print $6 }' <<<"$out")
+awk -v v="$v" -v u="$u" 'BEGIN { d = v - u; exit !(v > 0.5 && d < 0.006 && d > -0.006) }' ||
+	{ echo "$out" >&2; failed+=(cpus_utilized); }
+# a group of metrics, case-insensitive, each once
+n=$("$BPERF" stat -x, -M software,SOFTWARE,cs_per_sec "$PT" 10 2>&1 >/dev/null |
+	grep -c '_per_sec$\|CPUs_utilized$\|Minor_Fault_Ratio$')
+[ "$n" = 4 ] || { echo "software group: $n metrics, expected 4" >&2; failed+=(metric_group); }
+
+if [ ${#failed[@]} -ne 0 ]; then
+	fail "failed cases: ${failed[*]}"
+fi
+echo "ok"
