@@ -65,41 +65,7 @@ N=1000
 M=300
 WORK="$IN $A $PT $N; $IN $B $PT $M"
 
-nr_cases=0
-failed_cases=()
-
-# check NAME FUNCTION ARGS...: one case in a subshell, so that its fail() ends only the case.
-check() {
-	local name=$1
-
-	shift
-	nr_cases=$((nr_cases + 1))
-	if ! ("$@"); then
-		echo "FAIL case $name: $*" >&2
-		failed_cases+=("$name")
-	fi
-}
-
-# run_both NAME OPTS...: perf stat and bperf stat with the same options and randomisation off;
-# stderr goes to $tmp/NAME.perf and $tmp/NAME.bperf; both must exit alike.
-run_both() {
-	local name=$1 prc brc
-
-	shift
-	norandom "$PERF" stat "$@" >/dev/null 2>"$tmp/$name.perf"
-	prc=$?
-	norandom "$BPERF" stat "$@" >/dev/null 2>"$tmp/$name.bperf"
-	brc=$?
-	[ "$prc" = "$brc" ] || fail "$name: exit status: perf $prc, bperf $brc"
-}
-
-side() {
-	local name=$1 sep=$2
-
-	shift 2
-	run_both "$name" "$@"
-	compare_stat_outputs "$tmp/$name.perf" "$tmp/$name.bperf" "$sep"
-}
+. "$(dirname "$0")/../side_lib.sh"
 
 # csv_count FILE EVENT CGROUP: the count of EVENT in CGROUP in -x, output
 csv_count() {

@@ -20,32 +20,18 @@ unset BPERF_SYSFS_ROOT
 
 PT=$WORKLOADS/pagetouch
 SLEEP=$WORKLOADS/sleeper
-nr_cases=0
-failed_cases=()
+. "$(dirname "$0")/../side_lib.sh"
 
-# check NAME FUNCTION ARGS...: one case in a subshell, up to three tries (system-wide counts and
-# timings vary; a real difference fails every try).
-check() {
-	local name=$1 try
-
-	shift
-	nr_cases=$((nr_cases + 1))
-	for try in 1 2; do
-		("$@") 2>/dev/null && return
-	done
-	if ! ("$@"); then
-		echo "FAIL case $name: $*" >&2
-		failed_cases+=("$name")
-	fi
-}
+# Every case here goes through check_retry (side_lib.sh): system-wide counts and timings vary, a
+# real difference fails every try.
 
 # perf 6.1 leaves out the ", " after a percore line's "core" key in JSON (README: Differences).
 fix_perf_json() {
 	sed -E 's/^(\{?"core" : "[^"]*")"/\1, "/'
 }
 
-# side NAME SEP OPTS...: both tools, same status; outputs compared with SEP ("" human,
-# nocolumns JSON).
+# side NAME SEP OPTS...: side_lib.sh's side, but perf runs without --bpf-counters and its JSON is
+# mended first.
 side() {
 	local name=$1 sep=$2 prc brc a perf_args=()
 
@@ -64,9 +50,9 @@ side() {
 	compare_stat_outputs "$tmp/$name.perf" "$tmp/$name.bperf" "$sep"
 }
 
-human() { local name=$1; shift; check "$name" side "$name" "" "$@"; }
-csv() { local name=$1; shift; check "$name" side "$name" , -x, "$@"; }
-json() { local name=$1; shift; check "$name" side "$name" nocolumns -j "$@"; }
+human() { local name=$1; shift; check_retry "$name" side "$name" "" "$@"; }
+csv() { local name=$1; shift; check_retry "$name" side "$name" , -x, "$@"; }
+json() { local name=$1; shift; check_retry "$name" side "$name" nocolumns -j "$@"; }
 
 # Usage lines reduced to the option names; lines of options bperf lacks dropped.
 "$BPERF" stat -h 2>&1 | grep -oE '^ +(-[[:alnum:]], )?--[a-z0-9-]+' | sed 's/^ *//' |
@@ -97,7 +83,7 @@ error_case() {
 	diff -u <(usage_names <"$tmp/$name.perf") <(usage_names <"$tmp/$name.bperf") >&2 ||
 		fail "$name: messages differ (- perf, + bperf)"
 }
-error() { local name=$1; shift; check "$name" error_case "$name" "$@"; }
+error() { local name=$1; shift; check_retry "$name" error_case "$name" "$@"; }
 
 EV=page-faults,cpu-clock,msr/tsc/,duration_time
 

@@ -19,25 +19,7 @@ PT=$WORKLOADS/pagetouch
 SLEEP=$WORKLOADS/sleeper
 failed=()
 
-run_both() {
-	local name=$1 prc brc
-
-	shift
-	norandom "$PERF" stat "$@" >/dev/null 2>"$tmp/$name.perf"
-	prc=$?
-	norandom "$BPERF" stat "$@" >/dev/null 2>"$tmp/$name.bperf"
-	brc=$?
-	[ "$prc" = "$brc" ] || fail "$name: exit status: perf $prc, bperf $brc"
-}
-
-# side NAME SEP OPTS...: both outputs agree with numbers masked ("" human, nocolumns JSON)
-side() {
-	local name=$1 sep=$2
-
-	shift 2
-	run_both "$name" "$@"
-	compare_stat_outputs "$tmp/$name.perf" "$tmp/$name.bperf" "$sep"
-}
+. "$(dirname "$0")/../side_lib.sh"
 
 # case NAME SEP OPTS...: each case in a subshell, retried once for timing-shaped output
 case_() {

@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Side-by-side cases against /usr/bin/perf, for the *_vs_perf tests: sourced after lib.sh by a
+# test that sets $tmp (a scratch directory), $PERF and $BPERF. Cases run in subshells so that
+# fail() ends only the case; the test reports nr_cases and failed_cases at its end.
+
+nr_cases=0
+failed_cases=()
+
+# check NAME FUNCTION ARGS...: runs one case in a subshell so that its fail() ends only the case.
+check() {
+	local name=$1
+
+	shift
+	nr_cases=$((nr_cases + 1))
+	if ! ("$@"); then
+		echo "FAIL case $name: $*" >&2
+		failed_cases+=("$name")
+	fi
+}
+
+# check_retry NAME FUNCTION ARGS...: check, with up to two more tries for cases whose format
+# follows a value or a timing that varies between runs (a zero user_time prints as <not counted>;
+# a workload stretched by a loaded machine gets one -I interval more): a real difference fails
+# every try.
+check_retry() {
+	local try
+
+	for try in 1 2; do
+		("${@:2}") 2>/dev/null && break
+	done
+	check "$@"
+}
+
+# run_both NAME OPTS...: perf stat OPTS and bperf stat OPTS with randomisation off (exact start-up
+# faults); stdout goes to $tmp/NAME.out.perf and .out.bperf, stderr to $tmp/NAME.perf and
+# $tmp/NAME.bperf. Both must exit with the same status.
+run_both() {
+	local name=$1 prc brc
+
+	shift
+	norandom "$PERF" stat "$@" >"$tmp/$name.out.perf" 2>"$tmp/$name.perf"
+	prc=$?
+	norandom "$BPERF" stat "$@" >"$tmp/$name.out.bperf" 2>"$tmp/$name.bperf"
+	brc=$?
+	[ "$prc" = "$brc" ] || fail "$name: exit status: perf $prc, bperf $brc"
+}
+
+# side NAME SEP OPTS...: run_both, then compare_stat_outputs with SEP ("" for human output,
+# nocolumns for JSON).
+side() {
+	local name=$1 sep=$2
+
+	shift 2
+	run_both "$name" "$@"
+	compare_stat_outputs "$tmp/$name.perf" "$tmp/$name.bperf" "$sep"
+}
