@@ -156,7 +156,7 @@ static void dso_load(struct data_dsos *d, struct data_dso *dso)
 	dso->loaded = true;
 	if (dso == d->kernel)
 		dso_load_kallsyms(d, dso);
-	else if (dso->name[0] == '/')
+	else if (dso->name[0] == '/' || !strcmp(dso->name, "[vdso]"))
 		dso_load_elf(d, dso);
 }
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Binaries samples fall in and their function symbols: ELF files read in-process with libelf
- * (.symtab, else .dynsym; checked against the build id the recording saw, with perf's
- * ~/.debug build-id cache as the fallback) and the kernel from /proc/kallsyms, modules as
- * their own "[name]" binaries. Symbols are loaded the first time a sample needs them.
+ * (.symtab, else .dynsym, and "foo@plt" for PLT entries; checked against the build id the
+ * recording saw, with perf's ~/.debug build-id cache as the fallback, which also holds the
+ * [vdso] image) and the kernel from /proc/kallsyms, modules as their own "[name]" binaries.
+ * Symbols are loaded the first time a sample needs them.
  */
 #ifndef BPERF_DATA_DSO_H
 #define BPERF_DATA_DSO_H
@@ -63,6 +64,9 @@ __u64 data_dso_offset_to_addr(struct data_dsos *d, struct data_dso *dso, __u64 o
 /* dso_elf.c and kallsyms.c: 0, or -errno when the symbols are not there. */
 int dso_load_elf(struct data_dsos *d, struct data_dso *dso);
 int dso_load_kallsyms(struct data_dsos *d, struct data_dso *kernel);
+struct Elf;
+/* dso_plt.c: appends elf's "foo@plt" entries to dso->syms; how many, or -errno. */
+int dso_add_plt_symbols(struct Elf *elf, struct data_dso *dso);
 /*
  * Sorts dso->syms, keeps one of the aliases at an address and gives the symbols without a
  * size the room up to the next. kallsyms: sizes first (perf's order there), so that of

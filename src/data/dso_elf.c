@@ -121,7 +121,10 @@ static Elf *open_matching(const char *path, const struct data_dso *dso, int *fd)
 	return NULL;
 }
 
-/* perf record's copy in ~/.debug/.build-id/xx/yyyy.../elf */
+/*
+ * perf record's copy in ~/.debug/.build-id/xx/yyyy.../elf; that of [vdso], which no file
+ * holds, is .../vdso there.
+ */
 static char *build_id_cache_path(const struct data_dso *dso)
 {
 	const char *home = getenv("HOME");
@@ -132,7 +135,8 @@ static char *build_id_cache_path(const struct data_dso *dso)
 		return NULL;
 	for (i = 0; i < dso->build_id_size; i++)
 		sprintf(hex + 2 * i, "%02x", dso->build_id[i]);
-	return xasprintf("%s/.debug/.build-id/%.2s/%s/elf", home, hex, hex + 2);
+	return xasprintf("%s/.debug/.build-id/%.2s/%s/%s", home, hex, hex + 2,
+			 strcmp(dso->name, "[vdso]") ? "elf" : "vdso");
 }
 
 /* The first section of type t, NULL if none. */
@@ -191,7 +195,8 @@ int dso_load_elf(struct data_dsos *d, struct data_dso *dso)
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return -EINVAL;
-	elf = open_matching(dso->name, dso, &fd);
+	/* "[vdso]" is no path: only the cache has it */
+	elf = dso->name[0] == '/' ? open_matching(dso->name, dso, &fd) : NULL;
 	if (!elf) {
 		cached = build_id_cache_path(dso);
 		elf = cached ? open_matching(cached, dso, &fd) : NULL;
@@ -211,6 +216,12 @@ int dso_load_elf(struct data_dsos *d, struct data_dso *dso)
 		read_symbols(elf, symtab, dso);
 	else if (!load_debug_symbols(dso, elf) && dynsym)
 		read_symbols(elf, dynsym, dso);
+	/*
+	 * As perf, only for binaries with functions, and after the others' sizes are set: a
+	 * sizeless one before the PLT (_init) keeps its room, where the entries come first.
+	 */
+	if (dso->nr_syms && dso_add_plt_symbols(elf, dso) > 0)
+		dso_fixup_symbols(dso, false);
 	elf_end(elf);
 	close(fd);
 	return 0;

@@ -31,8 +31,8 @@ static int aggr_fields(enum aggr_mode mode)
 	return 0;
 }
 
-static void print_aggr_fields(FILE *out, const char *sep, enum aggr_mode mode,
-			      const struct aggr_id *id, int nr)
+void csv_print_aggr_fields(FILE *out, const char *sep, enum aggr_mode mode,
+			   const struct aggr_id *id, int nr)
 {
 	switch (mode) {
 	case AGGR_CORE:
@@ -66,7 +66,7 @@ static void print_line_fields(const struct counter_line *cl)
 	if (line_is_percore(cl))
 		fprintf(cl->cfg->out, "S%d-D%d-C%d%s", id->socket, id->die, id->core, sep);
 	else if (id)
-		print_aggr_fields(cl->cfg->out, sep, cl->res->aggr_mode, id, cl->val->nr_cpus);
+		csv_print_aggr_fields(cl->cfg->out, sep, cl->res->aggr_mode, id, cl->val->nr_cpus);
 }
 
 static void start_metric_line(const struct counter_line *cl)

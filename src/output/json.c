@@ -10,25 +10,9 @@
 
 #include "printer.h"
 
-/* "{" (unless the -I prefix already opened the object) and the aggregate's keys */
-static void print_object_start(const struct counter_line *cl)
+void json_print_aggr_keys(FILE *out, enum aggr_mode mode, const struct aggr_id *id, int nr)
 {
-	FILE *out = cl->cfg->out;
-	const struct aggr_id *id = cl->id;
-	int nr = cl->val->nr_cpus;
-
-	fputs(cl->prefix, out);
-	if (!cl->res->interval)
-		fputc('{', out);
-	if (!id)
-		return;
-	/* perf 6.1 leaves out the ", " after this key (invalid JSON); bperf does not */
-	if (line_is_percore(cl)) {
-		fprintf(out, "\"core\" : \"S%d-D%d-C%d\", ", id->socket, id->die, id->core);
-		return;
-	}
-
-	switch (cl->res->aggr_mode) {
+	switch (mode) {
 	case AGGR_CORE:
 		fprintf(out, "\"core\" : \"S%d-D%d-C%d\", \"aggregate-number\" : %d, ",
 			id->socket, id->die, id->core, nr);
@@ -52,6 +36,25 @@ static void print_object_start(const struct counter_line *cl)
 	case AGGR_GLOBAL:
 		break;
 	}
+}
+
+/* "{" (unless the -I prefix already opened the object) and the aggregate's keys */
+static void print_object_start(const struct counter_line *cl)
+{
+	FILE *out = cl->cfg->out;
+	const struct aggr_id *id = cl->id;
+
+	fputs(cl->prefix, out);
+	if (!cl->res->interval)
+		fputc('{', out);
+	if (!id)
+		return;
+	/* perf 6.1 leaves out the ", " after this key (invalid JSON); bperf does not */
+	if (line_is_percore(cl)) {
+		fprintf(out, "\"core\" : \"S%d-D%d-C%d\", ", id->socket, id->die, id->core);
+		return;
+	}
+	json_print_aggr_keys(out, cl->res->aggr_mode, id, cl->val->nr_cpus);
 }
 
 static void print_metric(FILE *out, const struct metric_line *m)

@@ -5,7 +5,11 @@
 
 #include "output.h"
 
-/* The header and value rows, global aggregation without -I (what bperf supports). */
-void print_metric_only(const struct output_config *cfg, const struct stat_result *res);
+/*
+ * The header (when header is set: always without -I, every 25th print with it) and one value
+ * row per aggregate, each after prefix (the -I time, "" without -I).
+ */
+void print_metric_only(const struct output_config *cfg, const struct stat_result *res,
+		       const char *prefix, bool header);
 
 #endif

@@ -153,7 +153,9 @@ static void print_event_per_thread(const struct line_printer *lp, int ev)
 	free(tv);
 }
 
-static void print_lines(const struct output_config *cfg, const struct stat_result *res)
+/* metric_header: --metric-only prints its header line first */
+static void print_lines(const struct output_config *cfg, const struct stat_result *res,
+			bool metric_header)
 {
 	char prefix[64];
 	struct line_printer lp = {
@@ -166,7 +168,7 @@ static void print_lines(const struct output_config *cfg, const struct stat_resul
 
 	format_interval_prefix(cfg, res, prefix, sizeof(prefix));
 	if (cfg->metric_only) {
-		print_metric_only(cfg, res);
+		print_metric_only(cfg, res, prefix, metric_header);
 		return;
 	}
 
@@ -200,18 +202,19 @@ static void print_lines(const struct output_config *cfg, const struct stat_resul
  * difference from perf, which localizes them and so emits invalid JSON and
  * ambiguous CSV under e.g. de_DE). The std format keeps the user's locale.
  */
-static void print_lines_in_locale(const struct output_config *cfg, const struct stat_result *res)
+static void print_lines_in_locale(const struct output_config *cfg, const struct stat_result *res,
+				  bool metric_header)
 {
 	locale_t c_locale, old = (locale_t)0;
 
 	if (cfg->format == OUTPUT_STD) {
-		print_lines(cfg, res);
+		print_lines(cfg, res, metric_header);
 		return;
 	}
 	c_locale = newlocale(LC_NUMERIC_MASK, "C", duplocale(LC_GLOBAL_LOCALE));
 	if (c_locale)
 		old = uselocale(c_locale);
-	print_lines(cfg, res);
+	print_lines(cfg, res, metric_header);
 	if (c_locale) {
 		uselocale(old);
 		freelocale(c_locale);
@@ -220,7 +223,7 @@ static void print_lines_in_locale(const struct output_config *cfg, const struct 
 
 void print_counter_lines(const struct output_config *cfg, const struct stat_result *res)
 {
-	print_lines_in_locale(cfg, res);
+	print_lines_in_locale(cfg, res, true);
 }
 
 void print_header(const struct output_config *cfg, const struct run_summary *sum)
@@ -254,12 +257,16 @@ void print_counters(const struct output_config *cfg, const struct stat_result *r
 void print_interval(const struct output_config *cfg, const struct stat_result *res,
 		    unsigned int nr_printed)
 {
+	bool header = nr_printed % INTERVAL_HEADER_EVERY == 0 || cfg->interval_clear;
+
 	if (cfg->interval_clear)
 		puts(CONSOLE_CLEAR);
-	/* perf also prints it for CSV/JSON with --interval-clear */
-	if ((cfg->format == OUTPUT_STD && nr_printed % INTERVAL_HEADER_EVERY == 0) ||
-	    cfg->interval_clear)
+	/*
+	 * --metric-only has its own header, in every format; perf also prints this one for
+	 * CSV/JSON with --interval-clear
+	 */
+	if (!cfg->metric_only && ((cfg->format == OUTPUT_STD && header) || cfg->interval_clear))
 		std_print_interval_header(cfg, res->aggr_mode, unit_width(res));
-	print_counter_lines(cfg, res);
+	print_lines_in_locale(cfg, res, header);
 	fflush(cfg->out);
 }

@@ -70,6 +70,12 @@ static inline bool line_is_percore(const struct counter_line *cl)
 	       !cl->res->percore_show_thread;
 }
 
+/* The aggregate's columns of a line (CPU0, S0-D0-C1 and its CPU count...), nothing for global. */
+void std_print_aggr_prefix(FILE *out, enum aggr_mode mode, const struct aggr_id *id, int nr);
+void csv_print_aggr_fields(FILE *out, const char *sep, enum aggr_mode mode,
+			   const struct aggr_id *id, int nr);
+void json_print_aggr_keys(FILE *out, enum aggr_mode mode, const struct aggr_id *id, int nr);
+
 void std_print_line(const struct counter_line *cl);
 void csv_print_line(const struct counter_line *cl);
 void json_print_line(const struct counter_line *cl);

@@ -16,7 +16,7 @@
 #define BAD_EVNAME_LEN 25	/* perf's narrower name column for <not counted> lines */
 #define METRIC_LEN 35
 
-static void print_aggr_prefix(FILE *out, enum aggr_mode mode, const struct aggr_id *id, int nr)
+void std_print_aggr_prefix(FILE *out, enum aggr_mode mode, const struct aggr_id *id, int nr)
 {
 	switch (mode) {
 	case AGGR_CORE:
@@ -49,7 +49,7 @@ static void print_line_prefix(const struct counter_line *cl)
 	if (line_is_percore(cl))
 		fprintf(cl->cfg->out, "S%d-D%d-C%-3d ", id->socket, id->die, id->core);
 	else if (id)
-		print_aggr_prefix(cl->cfg->out, cl->res->aggr_mode, id, cl->val->nr_cpus);
+		std_print_aggr_prefix(cl->cfg->out, cl->res->aggr_mode, id, cl->val->nr_cpus);
 }
 
 /* An extra metric line: indented so that its '#' lines up with the first one. */

@@ -4,9 +4,10 @@
 # bperf data against perf 6.1 on files that `perf record` writes (one and several events, with
 # and without -g, a forked child, threads, -a): `bperf data top -n` lists the functions of
 # `perf report --stdio --sort dso,sym -n --no-children` with the same samples and percentages
-# (for -a, the kernel's and the workload's; other binaries may need PLT entries or C++ names
-# bperf does not make), stat.csv has perf report -D's record counts, and a damaged file gives a
-# message, the samples before the damage and exit 255.
+# (for -a, the kernel's and the workload's; other binaries may need C++ names bperf does not
+# make), foo@plt in a dynamic binary's PLT and [vdso]'s functions from perf's build-id cache,
+# stat.csv has perf report -D's record counts, and a damaged file gives a message, the samples
+# before the damage and exit 255.
 . "$(dirname "$0")/../lib.sh"
 cd "$REPO_TOP" || exit 1
 require_root
@@ -69,6 +70,34 @@ record() {
 		fail "perf record $* failed"
 }
 
+# a dynamic binary: strlen through its PLT, or clock_gettime in [vdso] (libc calls it there)
+cat >"$tmp/pltloop.c" <<'EOF'
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int main(int argc, char **argv)
+{
+	long n = atol(argv[1]), i;
+	volatile size_t sum = 0;
+	char buf[8] = "abc";
+	struct timespec ts;
+
+	for (i = 0; i < n; i++) {
+		if (argc > 2) {
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			sum += ts.tv_nsec;
+		} else {
+			sum += strlen(buf);
+		}
+	}
+	return sum == 1;
+}
+EOF
+gcc -O0 -o "$tmp/pltloop" "$tmp/pltloop.c" || skip "needs gcc"
+
+record plt -e cpu-clock -- "$tmp/pltloop" 30000000
+record vdso -e cpu-clock -- "$tmp/pltloop" 5000000 vdso
 record one -e cpu-clock -- "$WORKLOADS/pagetouch" 3000
 record two_g -g -e cpu-clock,page-faults -- "$WORKLOADS/pagetouch" 3000
 record child -e task-clock,cpu-clock -- "$WORKLOADS/pingpong" 20000
@@ -81,6 +110,10 @@ for name in one two_g child threads; do
 done
 compare_top system '\|(\[kernel\.kallsyms\]|pagetouch)\|'
 compare_stat system
+compare_top plt '\|pltloop\|'
+grep -q '] strlen@plt$' "$tmp/plt.perf" || fail "plt: no samples in strlen@plt"
+compare_top vdso '\|\[vdso\]\|'
+grep -q '] __vdso_clock_gettime$' "$tmp/vdso.perf" || fail "vdso: no samples in [vdso]"
 
 # a damaged file: the data cut short gives a message, the samples before it and exit 255
 size=$(stat -c %s "$tmp/two_g.data")

@@ -61,6 +61,28 @@ case_ metric_only_events "" --metric-only -e page-faults,cs "$PT" 100
 case_ metric_only_r "" --metric-only -r 2 "$PT" 100
 case_ metric_only_thread "" --metric-only --per-thread -a "$PT" 100
 case_ no_metric_only , -x, --no-metric-only "$PT" 100
+# --metric-only rows per CPU / aggregate and per interval, with perf's headers: -A names every
+# event's metrics even when not counted, --per-* none; CSV and JSON keep perf's broken shapes
+case_ metric_only_A "" --metric-only -a -A "$PT" 100
+case_ metric_only_A_csv , -x, --metric-only -a -A "$PT" 100
+case_ metric_only_A_json nocolumns -j --metric-only -a -A "$PT" 100
+case_ metric_only_A_events "" --metric-only -a -A -e task-clock,page-faults,cycles "$PT" 100
+case_ metric_only_A_sep ";" "-x;" --metric-only -a -A -e cycles,instructions,branch-misses,cs \
+	"$PT" 100
+for mode in core die socket node; do
+	case_ "metric_only_$mode" "" --metric-only -a --per-$mode "$PT" 100
+	case_ "metric_only_${mode}_csv" , -x, --metric-only -a --per-$mode "$PT" 100
+	case_ "metric_only_${mode}_json" nocolumns -j --metric-only -a --per-$mode "$PT" 100
+	case_ "metric_only_${mode}_I" "" -I 100 --metric-only -a --per-$mode "$PT" 100
+done
+case_ metric_only_I "" -I 100 --metric-only "$PT" 100
+case_ metric_only_I_csv , -x, -I 100 --metric-only -e task-clock,cycles "$PT" 100
+case_ metric_only_I_json nocolumns -j -I 100 --metric-only "$PT" 100
+case_ metric_only_A_I "" -I 100 --metric-only -a -A "$PT" 100
+case_ metric_only_A_I_csv , -x, -I 100 --metric-only -a -A -e task-clock,cycles "$PT" 100
+case_ metric_only_A_I_json nocolumns -j -I 100 --metric-only -a -A "$PT" 100
+case_ metric_only_core_I_csv , -x, -I 100 --metric-only -a --per-core "$PT" 100
+case_ metric_only_node_I_json nocolumns -j -I 100 --metric-only -a --per-node "$PT" 100
 case_ metric_no_group "" --metric-no-group "$PT" 100
 case_ metric_no_merge , -x, --metric-no-merge "$PT" 100
 case_ metric_unknown "" -M NoSuchMetric "$PT" 100
@@ -71,6 +93,13 @@ case_ metric_unknown_only "" --metric-only -M NoSuch -e page-faults "$PT" 100
 case_ metric_unknown_null "" -M NoSuch -n "$PT" 100
 case_ metric_unknown_topdown "" -M NoSuch --topdown "$PT" 100
 case_ metric_unknown_transaction "" -M NoSuch -T "$PT" 100
+
+# -I --metric-only repeats its header every 25 prints in every format, as perf does
+out=$("$BPERF" stat -x, -I 10 --metric-only -e task-clock "$SLEEP" 600 2>&1 >/dev/null)
+rows=$(grep -c '^ *[0-9]' <<<"$out")
+heads=$(grep -c '^ time,$' <<<"$out")
+[ "$rows" -gt 25 ] && [ "$heads" = $(((rows + 24) / 25)) ] ||
+	{ echo "$out" >&2; failed+=(metric_only_I_header); }
 
 # page-faults counted exactly with the detailed events added: pagetouch 1000 = 1000 + 25
 out=$(norandom "$BPERF" stat -x, -d -e page-faults "$PT" 1000 2>&1 >/dev/null)
