@@ -73,16 +73,16 @@ for mode in core die socket node; do
 	case_ "metric_only_$mode" "" --metric-only -a --per-$mode "$PT" 100
 	case_ "metric_only_${mode}_csv" , -x, --metric-only -a --per-$mode "$PT" 100
 	case_ "metric_only_${mode}_json" nocolumns -j --metric-only -a --per-$mode "$PT" 100
-	case_ "metric_only_${mode}_I" "" -I 100 --metric-only -a --per-$mode "$PT" 100
+	case_ "metric_only_${mode}_I" "" -I 100 --metric-only -a --per-$mode "$SLEEP" 150
 done
-case_ metric_only_I "" -I 100 --metric-only "$PT" 100
-case_ metric_only_I_csv , -x, -I 100 --metric-only -e task-clock,cycles "$PT" 100
-case_ metric_only_I_json nocolumns -j -I 100 --metric-only "$PT" 100
-case_ metric_only_A_I "" -I 100 --metric-only -a -A "$PT" 100
-case_ metric_only_A_I_csv , -x, -I 100 --metric-only -a -A -e task-clock,cycles "$PT" 100
-case_ metric_only_A_I_json nocolumns -j -I 100 --metric-only -a -A "$PT" 100
-case_ metric_only_core_I_csv , -x, -I 100 --metric-only -a --per-core "$PT" 100
-case_ metric_only_node_I_json nocolumns -j -I 100 --metric-only -a --per-node "$PT" 100
+case_ metric_only_I "" -I 100 --metric-only "$SLEEP" 150
+case_ metric_only_I_csv , -x, -I 100 --metric-only -e task-clock,cycles "$SLEEP" 150
+case_ metric_only_I_json nocolumns -j -I 100 --metric-only "$SLEEP" 150
+case_ metric_only_A_I "" -I 100 --metric-only -a -A "$SLEEP" 150
+case_ metric_only_A_I_csv , -x, -I 100 --metric-only -a -A -e task-clock,cycles "$SLEEP" 150
+case_ metric_only_A_I_json nocolumns -j -I 100 --metric-only -a -A "$SLEEP" 150
+case_ metric_only_core_I_csv , -x, -I 100 --metric-only -a --per-core "$SLEEP" 150
+case_ metric_only_node_I_json nocolumns -j -I 100 --metric-only -a --per-node "$SLEEP" 150
 case_ metric_no_group "" --metric-no-group "$PT" 100
 case_ metric_no_merge , -x, --metric-no-merge "$PT" 100
 case_ metric_unknown "" -M NoSuchMetric "$PT" 100

@@ -81,10 +81,18 @@ near_cpu_pairs() {
 }
 
 for run in $(seq "$RUNS"); do
-	pairs "pagetouch 1000 (run $run)" -e "$EVENTS" -- "$W/pagetouch" 1000
-	pf1000=$(count_of "$TMP/out" page-faults:b)
-	pairs "pagetouch 0 (run $run)" -e "$EVENTS" -- "$W/pagetouch" 0
-	pf0=$(count_of "$TMP/out" page-faults:b)
+	# pagetouch itself now and then takes a fault or two more under load (perf and the direct
+	# counter see them too, and the pairs check that the shared one does): another try then
+	for try in 1 2 3; do
+		pairs "pagetouch 1000 (run $run)" -e "$EVENTS" -- "$W/pagetouch" 1000
+		pf1000=$(count_of "$TMP/out" page-faults:b)
+		direct1000=$(count_of "$TMP/out" page-faults)
+		pairs "pagetouch 0 (run $run)" -e "$EVENTS" -- "$W/pagetouch" 0
+		pf0=$(count_of "$TMP/out" page-faults:b)
+		direct0=$(count_of "$TMP/out" page-faults)
+		[ $((direct1000 - direct0)) = 1000 ] && break
+		echo "pagetouch 1000 minus 0 took $((direct1000 - direct0)) faults (direct), try $try"
+	done
 	assert_eq 1000 $((pf1000 - pf0)) "page-faults:b of pagetouch 1000 minus pagetouch 0"
 	pairs "pingpong 1000, forked child (run $run)" -e "$EVENTS" -- "$W/pingpong" 1000
 	pairs "pingpong -t 1000 (run $run)" -e "$EVENTS" -- "$W/pingpong" -t 1000
