@@ -72,10 +72,15 @@ csv_count() {
 	awk -F, -v ev="$2" -v cg="$3" '$3 == ev && $4 == cg { print $1 }' "$1"
 }
 
-# The start-up faults k of pagetouch behind the wrapper, from perf: pagetouch 0 in cgroup A.
-k=$(norandom "$PERF" stat -a -x, -e page-faults -G "$A" -- sh -c "$IN $A $PT 0" 2>&1 >/dev/null |
-	cut -d, -f1)
-[[ "$k" =~ ^[0-9]+$ ]] && [ "$k" -gt 0 ] || fail "perf counted no start-up faults in $A: '$k'"
+# The start-up faults k of pagetouch behind the wrapper, from perf: pagetouch 0 in cgroup A, the
+# least of three runs (a loaded machine now and then adds a fault, never takes one away).
+k=
+for _ in 1 2 3; do
+	k1=$(norandom "$PERF" stat -a -x, -e page-faults -G "$A" -- sh -c "$IN $A $PT 0" \
+		2>&1 >/dev/null | cut -d, -f1)
+	[[ "$k1" =~ ^[0-9]+$ ]] && [ "$k1" -gt 0 ] || fail "perf counted no start-up faults in $A: '$k1'"
+	[ -z "$k" ] || [ "$k1" -lt "$k" ] && k=$k1
+done
 
 # -G pairs the Nth cgroup with the Nth event: each cgroup gets exactly its workload's faults.
 exact_pairs() {
@@ -88,7 +93,7 @@ exact_pairs() {
 	done
 	compare_stat_outputs "$tmp/pairs.perf" "$tmp/pairs.bperf" ,
 }
-check exact_pairs exact_pairs
+check_retry exact_pairs exact_pairs
 
 # --for-each-cgroup: every event in each cgroup; the clock of the same cgroup gives the rates.
 exact_each() {
@@ -101,7 +106,7 @@ exact_each() {
 	done
 	compare_stat_outputs "$tmp/each.perf" "$tmp/each.bperf" ,
 }
-check exact_each exact_each
+check_retry exact_each exact_each
 
 # Patterns match every cgroup path (A, A/sub, B, in directory order); an empty entry is the root.
 exact_pattern() {
@@ -112,7 +117,7 @@ exact_pattern() {
 	run_both pattern_root -a -x, -e page-faults --for-each-cgroup "${base}_b\$," true
 	compare_stat_outputs "$tmp/pattern_root.perf" "$tmp/pattern_root.bperf" ,
 }
-check exact_pattern exact_pattern
+check_retry exact_pattern exact_pattern
 
 # --bpf-counters: cgroup events are counted directly (said under -v), with the same counts.
 bpf_fallback() {
@@ -123,7 +128,7 @@ bpf_fallback() {
 	grep -q "counting page-faults directly: shared counters have no cgroup filter" \
 		"$tmp/bpf.bperf" || fail "no -v note about counting cgroups directly"
 }
-check bpf_fallback bpf_fallback
+check_retry bpf_fallback bpf_fallback
 
 # The human table, JSON and -A with the cgroup column (empty for an event without a cgroup), the
 # single -G that applies to every event, and several -G options adding up.
