@@ -27,7 +27,10 @@ check_retry() {
 	local try
 
 	for try in 1 2; do
-		("${@:2}") 2>/dev/null && break
+		if ("${@:2}") 2>/dev/null; then
+			nr_cases=$((nr_cases + 1))
+			return 0
+		fi
 	done
 	check "$@"
 }
