@@ -49,11 +49,17 @@ live_vs_perf_report I -I 40 -e task-clock,page-faults -- "$W/spin" 130
 live_vs_perf_report I_a -I 40 -a -A -e cpu-clock,context-switches -- "$W/sleeper" 130
 live_vs_perf_report noscale --no-scale -e task-clock -- "$W/pagetouch" 10
 mount_bpffs
-live_vs_perf_report shared --bpf-counters --bpf-attr-map /sys/fs/bpf/bperf_test_record \
-	-e page-faults,context-switches -- "$W/pagetouch" 100
-rm -f /sys/fs/bpf/bperf_test_record
+SHARED=(--bpf-counters --bpf-attr-map /sys/fs/bpf/bperf_test_record)
+live_vs_perf_report shared "${SHARED[@]}" -e page-faults,context-switches -- "$W/pagetouch" 100
+live_vs_perf_report shared_a "${SHARED[@]}" -a -A -e cpu-clock,page-faults -- "$W/sleeper" 50
+live_vs_perf_report shared_C "${SHARED[@]}" -C 1 -e cpu-clock,context-switches -- \
+	"$W/sleeper" 50
+live_vs_perf_report shared_I "${SHARED[@]}" -I 40 -e task-clock,page-faults -- "$W/spin" 130
 "$W/sleeper" 120000 &
 sleeper_pid=$!
+live_vs_perf_report shared_p "${SHARED[@]}" -p "$sleeper_pid" -e task-clock,context-switches \
+	-- sleep 0.2
+rm -f /sys/fs/bpf/bperf_test_record
 live_vs_perf_report p -p "$sleeper_pid" -e task-clock,context-switches -- sleep 0.2
 live_vs_perf_report t -t "$sleeper_pid" -e task-clock,context-switches -- sleep 0.2
 live_vs_perf_report per_thread --per-thread -p "$sleeper_pid" -e task-clock -- sleep 0.2
