@@ -91,7 +91,9 @@ void data_machine_fork(struct data_machine *m, __u32 pid, __u32 ppid, __u32 tid,
 	if (parent) {
 		memcpy(child->comm, parent->comm, sizeof(child->comm));
 		child->maps = xzalloc((parent->nr_maps + 1) * sizeof(*child->maps));
-		memcpy(child->maps, parent->maps, parent->nr_maps * sizeof(*child->maps));
+		/* a parent without maps has none to copy (and maps may be NULL) */
+		if (parent->nr_maps)
+			memcpy(child->maps, parent->maps, parent->nr_maps * sizeof(*child->maps));
 		child->nr_maps = child->cap_maps = parent->nr_maps;
 	}
 }

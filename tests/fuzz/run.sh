@@ -51,6 +51,8 @@ if [ -x "$SYNTH" ]; then
 	"$SYNTH" -o "$SEEDS/s_big" -c 6 -r 2 -e 2 -I 0 --attr-extra 16
 fi
 rm -f "$SEEDS"/*.old
+# inputs that once found a bug (tests/fuzz/regress/, named after it) are seeds for good
+cp tests/fuzz/regress/* "$SEEDS/"
 
 # -close_fd_mask=2: the reader's one-line errors would flood the log. -malloc_limit_mb: one
 # allocation that large is a bound the reader forgot.
