@@ -40,20 +40,32 @@ in_range() {
 }
 
 # ---- page faults: bperf == perf, and exactly N more for N touched pages ----------------------
+# pagetouch takes a fault more now and then (a retried fault), never one less: its start-up
+# faults are the least of three runs, and a pair that differs is measured again, twice at most.
 base=
+for _ in 1 2 3; do
+	b=$(count "$BPERF" page-faults "$PT" 0)
+	[ -z "$base" ] || [ "$b" -lt "$base" ] && base=$b
+done
 for n in 0 1000 5000; do
 	for event in page-faults minor-faults; do
-		b=$(count "$BPERF" $event "$PT" $n)
-		p=$(count "$PERF" $event "$PT" $n)
+		for try in 1 2 3; do
+			b=$(count "$BPERF" $event "$PT" $n)
+			p=$(count "$PERF" $event "$PT" $n)
+			[ "$p" = "$b" ] && [ "$b" = $((base + n)) ] && break
+			echo "pagetouch $n: $event perf $p, bperf $b, expected $((base + n)), try $try"
+		done
 		assert_eq "$p" "$b" "pagetouch $n: $event, perf vs bperf"
-		[ $event = page-faults ] || continue
-		[ -n "$base" ] || base=$b
-		assert_eq $((base + n)) "$b" "pagetouch $n: page-faults = pagetouch 0's ($base) + $n"
+		assert_eq $((base + n)) "$b" "pagetouch $n: $event = pagetouch 0's ($base) + $n"
 	done
 	assert_eq 0 "$(count "$BPERF" major-faults "$PT" $n)" "pagetouch $n: major-faults"
 done
 # the three fault events of one run, as one group of counters
-out=$(norandom "$BPERF" stat -x, -e page-faults,minor-faults,major-faults "$PT" 1000 2>&1)
+for try in 1 2 3; do
+	out=$(norandom "$BPERF" stat -x, -e page-faults,minor-faults,major-faults "$PT" 1000 2>&1)
+	[ "$(echo "$out" | cut -d, -f1 | paste -sd,)" = "$((base + 1000)),$((base + 1000)),0" ] &&
+		break
+done
 assert_eq "$((base + 1000)),$((base + 1000)),0" "$(echo "$out" | cut -d, -f1 | paste -sd,)" \
 	"pagetouch 1000: page-faults,minor-faults,major-faults"
 
