@@ -23,6 +23,20 @@ skip() {
 	exit 2
 }
 
+# least_count CMD...: runs CMD, which prints one count, three times and prints the least. A
+# loaded machine now and then adds a page fault to a workload's run (a retried fault), never
+# takes one away. A reading that is not a count fails (exit 1: call it as x=$(...) || fail).
+least_count() {
+	local least= n _
+
+	for _ in 1 2 3; do
+		n=$("$@")
+		[[ $n =~ ^[0-9]+$ ]] || fail "$*: expected a count, got '$n'"
+		{ [ -z "$least" ] || [ "$n" -lt "$least" ]; } && least=$n
+	done
+	echo "$least"
+}
+
 # assert_eq EXPECTED ACTUAL WHAT
 assert_eq() {
 	[ "$1" = "$2" ] || fail "$3: expected '$1', got '$2'"

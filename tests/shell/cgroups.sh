@@ -74,13 +74,12 @@ csv_count() {
 
 # The start-up faults k of pagetouch behind the wrapper, from perf: pagetouch 0 in cgroup A, the
 # least of three runs (a loaded machine now and then adds a fault, never takes one away).
-k=
-for _ in 1 2 3; do
-	k1=$(norandom "$PERF" stat -a -x, -e page-faults -G "$A" -- sh -c "$IN $A $PT 0" \
-		2>&1 >/dev/null | cut -d, -f1)
-	[[ "$k1" =~ ^[0-9]+$ ]] && [ "$k1" -gt 0 ] || fail "perf counted no start-up faults in $A: '$k1'"
-	[ -z "$k" ] || [ "$k1" -lt "$k" ] && k=$k1
-done
+startup_faults() {
+	norandom "$PERF" stat -a -x, -e page-faults -G "$A" -- sh -c "$IN $A $PT 0" 2>&1 >/dev/null |
+		cut -d, -f1
+}
+k=$(least_count startup_faults) && [ "$k" -gt 0 ] ||
+	fail "perf counted no start-up faults in $A: '$k'"
 
 # -G pairs the Nth cgroup with the Nth event: each cgroup gets exactly its workload's faults.
 exact_pairs() {

@@ -42,11 +42,7 @@ in_range() {
 # ---- page faults: bperf == perf, and exactly N more for N touched pages ----------------------
 # pagetouch takes a fault more now and then (a retried fault), never one less: its start-up
 # faults are the least of three runs, and a pair that differs is measured again, twice at most.
-base=
-for _ in 1 2 3; do
-	b=$(count "$BPERF" page-faults "$PT" 0)
-	[ -z "$base" ] || [ "$b" -lt "$base" ] && base=$b
-done
+base=$(least_count count "$BPERF" page-faults "$PT" 0) || fail "pagetouch 0: no page-fault count"
 for n in 0 1000 5000; do
 	for event in page-faults minor-faults; do
 		for try in 1 2 3; do
