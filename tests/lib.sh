@@ -37,16 +37,22 @@ least_count() {
 	echo "$least"
 }
 
-# retry3 CMD...: runs CMD in a subshell up to three times and succeeds on its first success, for
-# exact fault counts that a retried fault now and then raises by one on a loaded machine (see
-# least_count). Only the last try's messages are shown.
-retry3() {
+# quiet_tries CMD...: runs CMD in a subshell up to twice, its messages hidden; succeeds on the
+# first success.
+quiet_tries() {
 	local _
 
 	for _ in 1 2; do
 		("$@") 2>/dev/null && return 0
 	done
-	("$@")
+	return 1
+}
+
+# retry3 CMD...: CMD up to three times, succeeding on its first success, for exact fault counts
+# that a retried fault now and then raises by one on a loaded machine (see least_count). Only the
+# last try's messages are shown.
+retry3() {
+	quiet_tries "$@" || ("$@")
 }
 
 # assert_eq EXPECTED ACTUAL WHAT

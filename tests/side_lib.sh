@@ -24,14 +24,10 @@ check() {
 # a workload stretched by a loaded machine gets one -I interval more): a real difference fails
 # every try.
 check_retry() {
-	local try
-
-	for try in 1 2; do
-		if ("${@:2}") 2>/dev/null; then
-			nr_cases=$((nr_cases + 1))
-			return 0
-		fi
-	done
+	if quiet_tries "${@:2}"; then
+		nr_cases=$((nr_cases + 1))
+		return 0
+	fi
 	check "$@"
 }
 

@@ -29,7 +29,7 @@ base=$(least_count faults "$WORKLOADS/pagetouch" 0) || exit 1
 pagetouch_faults() {
 	assert_eq $((base + $1)) "$(faults "$WORKLOADS/pagetouch" "$1")" "pagetouch $1 faults"
 }
-for run in 1 2 3; do
+for _ in 1 2 3; do
 	retry3 pagetouch_faults 0 || exit 1
 	retry3 pagetouch_faults 1000 || exit 1
 done
