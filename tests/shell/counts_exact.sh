@@ -43,29 +43,32 @@ in_range() {
 
 # ---- page faults: bperf == perf, and exactly N more for N touched pages ----------------------
 # pagetouch takes a fault more now and then (a retried fault), never one less: its start-up
-# faults are the least of three runs, and a pair that differs is measured again, twice at most.
+# faults are the least of three runs, and a pair that differs is measured again (retry3).
 base=$(least_count count "$BPERF" page-faults "$PT" 0) || fail "pagetouch 0: no page-fault count"
+# fault_pair N EVENT: bperf and perf count EVENT of pagetouch N alike, pagetouch 0's plus N
+fault_pair() {
+	local n=$1 event=$2 b p
+
+	b=$(count "$BPERF" "$event" "$PT" "$n")
+	p=$(count "$PERF" "$event" "$PT" "$n")
+	assert_eq "$p" "$b" "pagetouch $n: $event, perf vs bperf"
+	assert_eq $((base + n)) "$b" "pagetouch $n: $event = pagetouch 0's ($base) + $n"
+}
 for n in 0 1000 5000; do
 	for event in page-faults minor-faults; do
-		for try in 1 2 3; do
-			b=$(count "$BPERF" $event "$PT" $n)
-			p=$(count "$PERF" $event "$PT" $n)
-			[ "$p" = "$b" ] && [ "$b" = $((base + n)) ] && break
-			echo "pagetouch $n: $event perf $p, bperf $b, expected $((base + n)), try $try"
-		done
-		assert_eq "$p" "$b" "pagetouch $n: $event, perf vs bperf"
-		assert_eq $((base + n)) "$b" "pagetouch $n: $event = pagetouch 0's ($base) + $n"
+		retry3 fault_pair $n $event || exit 1
 	done
 	assert_eq 0 "$(count "$BPERF" major-faults "$PT" $n)" "pagetouch $n: major-faults"
 done
 # the three fault events of one run, as one group of counters
-for try in 1 2 3; do
+fault_group() {
+	local out
+
 	out=$(norandom "$BPERF" stat -x, -e page-faults,minor-faults,major-faults "$PT" 1000 2>&1)
-	[ "$(echo "$out" | cut -d, -f1 | paste -sd,)" = "$((base + 1000)),$((base + 1000)),0" ] &&
-		break
-done
-assert_eq "$((base + 1000)),$((base + 1000)),0" "$(echo "$out" | cut -d, -f1 | paste -sd,)" \
-	"pagetouch 1000: page-faults,minor-faults,major-faults"
+	assert_eq "$((base + 1000)),$((base + 1000)),0" "$(echo "$out" | cut -d, -f1 | paste -sd,)" \
+		"pagetouch 1000: page-faults,minor-faults,major-faults"
+}
+retry3 fault_group || exit 1
 
 # ---- context switches --------------------------------------------------------------------------
 # Pinned to one CPU, every round trip switches twice (each side blocks in read() once its partner
@@ -145,7 +148,7 @@ awk -v ms="$ms" -v dur="$dur" -v user="$user" -v sys="$sys" 'BEGIN {
 # (one thread; a late timer makes an interval longer than 50 ms on a loaded machine), give or
 # take 10%: in the emulated guest of tools/vmtest the task clock runs up to 5% ahead of the
 # interval timestamps
-# interval: the page faults of the -I run, summed, against those of a plain run (retried: see retry3)
+# interval_sum: the faults of the -I run, summed, against those of a plain run (in retry3)
 interval_sum() {
 	out=$(norandom "$BPERF" stat -x, -I 50 -e page-faults,task-clock "$WORKLOADS/spin" 200 \
 		2>&1 >/dev/null)
