@@ -103,10 +103,19 @@ struct slice {
 	struct bpf_perf_event_value delta[LEADER_MAX_MEMBERS];
 	struct pending cnt_slots;	/* who the pending increment was for */
 	struct pending next_slots;	/* who the increment this switch makes is for */
+	__u64 cgroup;	/* the running task's perf cgroup (struct cgroup *), if cgroup slots exist */
 	__u32 tid;
+	__u32 cpu;
 	__u32 nr_slots;
 	__u32 busy;	/* a reading is in progress on this CPU (see account()) */
 	__u32 at_switch;	/* tid is being switched out (not a read) */
+	/*
+	 * Kept from one reading to the next while cgroup slots exist: the task the next slice
+	 * starts with and its cgroup then. perf moves a task's counts to its new cgroup the moment
+	 * it moves, so a slice belongs to the cgroup it started in, up to the move.
+	 */
+	__u64 start_cgroup;
+	__u32 start_tid;
 	__u32 gone;	/* perf no longer counts the task going out (task_is_gone()) */
 };
 
@@ -133,6 +142,44 @@ static bool in_filter(__u32 slot, __u32 tid)
 	struct leader_filter_key key = { .slot = slot, .id = tid };
 
 	return tid && bpf_map_lookup_elem(&filter, &key);
+}
+
+/* The cgroup perf counts the current task's events in (perf_cgroup_from_task()). */
+static __u64 current_perf_cgroup(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	int id = bpf_core_enum_value(enum cgroup_subsys_id, perf_event_cgrp_id);
+
+	return (__u64)BPF_CORE_READ(task, cgroups, subsys[id], cgroup);
+}
+
+/* Whether the cgroup at cgroup_addr is the one of id at level, or below it: perf's match. */
+static bool in_cgroup(__u64 cgroup_addr, __u32 level, __u64 id)
+{
+	struct cgroup *cgrp = (struct cgroup *)cgroup_addr;
+	struct cgroup *ancestor;
+
+	if (!cgrp || BPF_CORE_READ(cgrp, level) < (int)level)
+		return false;
+	if (bpf_core_field_exists(cgrp->ancestors)) {
+		ancestor = BPF_CORE_READ(cgrp, ancestors[level]);
+		return ancestor && BPF_CORE_READ(ancestor, kn, id) == id;
+	}
+	return BPF_CORE_READ((struct cgroup___ids *)cgrp, ancestor_ids[level]) == id;
+}
+
+static bool cpu_listed(const struct leader_session *s, __u32 cpu)
+{
+	return (s->cpus[(cpu >> 6) & (LEADER_MAX_CPUS / 64 - 1)] >> (cpu & 63)) & 1;
+}
+
+/* Whether the slice (the task now running on its CPU) belongs to the session in slot. */
+static bool counts_slice(const struct leader_session *s, __u32 slot, const struct slice *sl)
+{
+	if (s->filter == FILTER_TID)
+		return in_filter(slot, sl->tid);
+	return s->filter == FILTER_CGROUP && cpu_listed(s, sl->cpu) &&
+	       in_cgroup(sl->cgroup, s->cgroup_level, s->cgroup_id);
 }
 
 /* bpf_loop wants its context on the stack: it carries the per-CPU slice. */
@@ -164,11 +211,13 @@ static long credit_session(__u32 slot, void *ctx)
 		return 1;
 	s = bpf_map_lookup_elem(&sessions, &slot);
 	/* -a/-C sessions take differences of prev_readings themselves */
-	if (!s || s->state != SLOT_ACTIVE || s->filter != FILTER_TID)
+	if (!s || s->state != SLOT_ACTIVE || s->filter == FILTER_CPU)
 		return 0;
-	time_ok = s->enabled && in_filter(slot, sl->tid);
+	time_ok = s->enabled && counts_slice(s, slot, sl);
 	count_ok = prev_owner_members ? slot_in(&sl->cnt_slots, slot) : time_ok;
-	if (prev_owner_members && time_ok && sl->at_switch && !sl->gone)
+	/* a task perf stopped counting still counts in its cgroup as it goes */
+	if (prev_owner_members && time_ok && sl->at_switch &&
+	    (!sl->gone || s->filter == FILTER_CGROUP))
 		sl->next_slots.slots[slot_word(slot)] |= 1ull << (slot & 63);
 	if (!time_ok && !count_ok)
 		return 0;
@@ -193,7 +242,9 @@ static long credit_session(__u32 slot, void *ctx)
  * credited first, but the context-switch increment this switch makes is not its any more.
  */
 struct forget_ctx {
+	__u64 cgroup;	/* the running task's perf cgroup (struct cgroup *), if cgroup slots exist */
 	__u32 tid;
+	__u32 cpu;
 	__u32 nr_slots;
 };
 
@@ -246,6 +297,16 @@ static int account_slice(__u32 tid, bool at_switch, bool gone)
 			*diff = sl->delta[0];
 	}
 	sl->tid = tid;
+	sl->cpu = cpu;
+	sl->cgroup = 0;
+	if (st->nr_cgroup_slots)
+		sl->cgroup = sl->start_tid == tid ? sl->start_cgroup : current_perf_cgroup();
+	/* the next slice: the task switched in records itself in on_switch */
+	sl->start_tid = 0;
+	if (st->nr_cgroup_slots && !at_switch) {
+		sl->start_tid = tid;
+		sl->start_cgroup = current_perf_cgroup();
+	}
 	sl->at_switch = at_switch;
 	sl->gone = gone;
 	__builtin_memset(&sl->cnt_slots, 0, sizeof(sl->cnt_slots));
@@ -306,16 +367,18 @@ static int account(__u32 tid, bool at_switch, bool gone)
  * Runs at each switch as the task going out, and by BPF_PROG_TEST_RUN on each CPU before a
  * session reads (then the slice so far belongs to whatever runs on that CPU now). The context
  * is read with bpf_probe_read_kernel(), never directly: a direct access would make the kernel
- * refuse upstream perf's test runs, which pass no context. While no session counts threads
- * (and no upstream follower may be attached) a switch needs no reading at all.
+ * refuse upstream perf's test runs, which pass no context. While no session counts threads or
+ * cgroups (and no upstream follower may be attached) a switch needs no reading at all.
  */
 SEC("raw_tp/sched_switch")
 int on_switch(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	__u64 args[2] = { 0 };	/* preempt, prev */
+	__u64 args[3] = { 0 };	/* preempt, prev, next */
 	struct leader_state *st;
+	struct slice *sl;
 	__u32 zero = 0;
+	int ret;
 
 	if (bpf_probe_read_kernel(args, sizeof(args), ctx)) {
 		foreign_syncs = 1;
@@ -323,18 +386,49 @@ int on_switch(struct bpf_raw_tracepoint_args *ctx)
 	}
 	if (args[0] == LEADER_SYNC_MAGIC)
 		return account(task->pid, false, false);
-	if (!foreign_syncs) {
-		st = bpf_map_lookup_elem(&leader_state, &zero);
-		if (!st || !st->nr_task_slots)
-			return 0;
+	st = bpf_map_lookup_elem(&leader_state, &zero);
+	if (!st || (!foreign_syncs && !st->nr_switch_slots))
+		return 0;
+	ret = account(task->pid, true, task_is_gone(task));
+	sl = bpf_map_lookup_elem(&slice_buf, &zero);
+	if (!ret && sl && st->nr_cgroup_slots) {
+		struct task_struct *next = (struct task_struct *)args[2];
+		int id = bpf_core_enum_value(enum cgroup_subsys_id, perf_event_cgrp_id);
+
+		sl->start_tid = BPF_CORE_READ(next, pid);
+		sl->start_cgroup = (__u64)BPF_CORE_READ(next, cgroups, subsys[id], cgroup);
 	}
-	return account(task->pid, true, task_is_gone(task));
+	return ret;
+}
+
+/*
+ * A task moving itself to another cgroup (writing its pid to cgroup.procs, as cgexec and
+ * systemd-run do): its slice so far belongs to the cgroup it leaves, as in perf, which switches
+ * the CPU's cgroup at the move. Another task's move takes effect at its next switch.
+ */
+SEC("tp_btf/cgroup_attach_task")
+int BPF_PROG(on_cgroup_move, struct cgroup *dst, const char *path, struct task_struct *task,
+	     bool threadgroup)
+{
+	struct task_struct *cur = bpf_get_current_task_btf();
+	struct leader_state *st;
+	__u32 zero = 0;
+
+	if (task != cur)
+		return 0;
+	st = bpf_map_lookup_elem(&leader_state, &zero);
+	if (!st || !st->nr_cgroup_slots)
+		return 0;
+	account(cur->pid, false, false);
+	return 0;
 }
 
 /* Sessions waiting for their workload's exec start here, where perf's enable_on_exec would. */
 struct exec_ctx {
 	__u32 tgid;
+	__u64 cgroup;	/* the running task's perf cgroup (struct cgroup *), if cgroup slots exist */
 	__u32 tid;
+	__u32 cpu;
 	__u32 nr_slots;
 	bool flushed;
 };
@@ -382,7 +476,9 @@ int BPF_PROG(on_exec, struct task_struct *task, const char *comm)
 /* A new task joins the filters of the sessions that follow its parent's children (not -i). */
 struct newtask_ctx {
 	__u32 parent_tid;
+	__u64 cgroup;	/* the running task's perf cgroup (struct cgroup *), if cgroup slots exist */
 	__u32 tid;
+	__u32 cpu;
 	__u32 nr_slots;
 };
 

@@ -3,9 +3,9 @@
  * Types and names shared by the shared-counter leader (leader.bpf.c) and user space.
  *
  * One leader counts one event (or one event group) on every CPU. While a session counts threads
- * (-p, -t, a workload), at each sched_switch it reads this CPU's counters, works out how far they
- * moved since its last reading on this CPU, and adds that slice to every such session whose
- * target the slice belongs to. Sessions counting CPUs (-a, -C) need no work at a switch: they
+ * (-p, -t, a workload) or cgroups (-G), at each sched_switch it reads this CPU's counters, works
+ * out how far they moved since its last reading on this CPU, and adds that slice to every such
+ * session whose target the slice belongs to. Sessions counting CPUs (-a, -C) need no work at a switch: they
  * take the difference of prev_readings between their own reads. Once upstream perf's followers
  * may be attached it also leaves the slice of the first event in diff_readings at every switch,
  * as perf's own leader does.
@@ -19,6 +19,7 @@
  *   sessions       ARRAY[LEADER_MAX_SESSIONS] of struct leader_session
  *   accum          PERCPU_ARRAY[LEADER_MAX_SESSIONS * LEADER_MAX_MEMBERS]: per-session sums
  *   filter         HASH struct leader_filter_key -> u8 1: the threads each session counts
+ *                  (a cgroup session's cgroup is in its slot)
  *   leader_state   ARRAY[1] of struct leader_state (slot watermark, ids of the helper links)
  */
 #ifndef BPERF_BPF_LEADER_H
@@ -49,7 +50,7 @@
 #define LEADER_PREV_MAP "prev_readings"
 
 /* Bumped whenever the maps' layout changes: a leader of another version is not shared. */
-#define LEADER_ABI_VERSION 2
+#define LEADER_ABI_VERSION 3
 
 enum leader_slot_state {
 	SLOT_FREE = 0,
@@ -59,6 +60,7 @@ enum leader_slot_state {
 enum leader_filter_type {
 	FILTER_CPU = 2,	   /* -a, -C: every task on the listed CPUs */
 	FILTER_TID = 3,	   /* -p, -t, the workload: the listed threads (and their children) */
+	FILTER_CGROUP = 4, /* -G, --for-each-cgroup: tasks of a cgroup or below on the listed CPUs */
 };
 
 struct leader_session {
@@ -69,7 +71,10 @@ struct leader_session {
 	__u32 exec_tgid;   /* non-zero: start counting when this process execs */
 	__u32 owner_pid;   /* the session's process, for liveness checks */
 	__u64 owner_start; /* its start time (/proc stat field 22), against pid reuse */
-	__u64 cpus[LEADER_MAX_CPUS / 64];
+	__u64 cgroup_id;   /* FILTER_CGROUP: the cgroup's kernfs id (its directory's inode) */
+	__u32 cgroup_level; /* ... and its depth below the hierarchy's root */
+	__u32 pad;
+	__u64 cpus[LEADER_MAX_CPUS / 64]; /* FILTER_CPU, FILTER_CGROUP */
 };
 
 /* filter: the set of (slot, tid) a FILTER_TID session counts; the value is always 1. */
@@ -85,7 +90,10 @@ struct leader_state {
 	__u32 nr_cpus;
 	__u32 exec_link_id;	/* the helper programs' links, so every session can hold them */
 	__u32 newtask_link_id;
-	__u32 nr_task_slots;	/* active -p/-t/workload slots: without any, a switch reads nothing */
+	__u32 cgroup_link_id;
+	/* active thread and cgroup slots: without any, a switch reads nothing */
+	__u32 nr_switch_slots;
+	__u32 nr_cgroup_slots;	/* active cgroup slots: a switch looks up the task's cgroup */
 	__u32 pad;
 };
 

@@ -175,8 +175,37 @@ struct bpf_perf_event_data {
 	__u64 addr;
 };
 
+/* the cgroup perf events of a task are counted in: task->cgroups->subsys[perf_event_cgrp_id] */
+struct kernfs_node {
+	u64 id;
+} __attribute__((preserve_access_index));
+
+struct cgroup {
+	int level;
+	struct kernfs_node *kn;
+	struct cgroup *ancestors[];	/* Linux 6.0+ */
+} __attribute__((preserve_access_index));
+
+struct cgroup___ids {
+	int level;
+	u64 ancestor_ids[];		/* before Linux 6.0 */
+} __attribute__((preserve_access_index));
+
+struct cgroup_subsys_state {
+	struct cgroup *cgroup;
+} __attribute__((preserve_access_index));
+
+struct css_set {
+	struct cgroup_subsys_state *subsys[1];
+} __attribute__((preserve_access_index));
+
+enum cgroup_subsys_id {
+	perf_event_cgrp_id = 0,	/* the running kernel's value is relocated by name */
+};
+
 struct task_struct {
 	unsigned int flags;
+	struct css_set *cgroups;
 	int exit_state;
 	pid_t pid;
 	pid_t tgid;

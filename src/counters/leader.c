@@ -201,6 +201,7 @@ static int adopt_leader(struct leader_handle *h, const struct attr_map_entry *en
 		goto fail;
 	h->link_fds[1] = bpf_link_get_fd_by_id(st.exec_link_id);
 	h->link_fds[2] = bpf_link_get_fd_by_id(st.newtask_link_id);
+	h->link_fds[3] = bpf_link_get_fd_by_id(st.cgroup_link_id);
 	for (i = 1; i < LEADER_NR_LINKS; i++)
 		if (h->link_fds[i] < 0)
 			goto fail;
@@ -316,6 +317,7 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	progs[0] = skel->progs.on_switch;
 	progs[1] = skel->progs.on_exec;
 	progs[2] = skel->progs.on_newtask;
+	progs[3] = skel->progs.on_cgroup_move;
 	for (i = 0; i < LEADER_NR_LINKS; i++) {
 		links[i] = bpf_program__attach(progs[i]);
 		if (!links[i]) {
@@ -327,6 +329,7 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	st.nr_cpus = nr_cpus;
 	st.exec_link_id = link_id_of(bpf_link__fd(links[1]));
 	st.newtask_link_id = link_id_of(bpf_link__fd(links[2]));
+	st.cgroup_link_id = link_id_of(bpf_link__fd(links[3]));
 	h->state_fd = dup_or_fail(bpf_map__fd(skel->maps.leader_state));
 	h->sessions_fd = dup_or_fail(bpf_map__fd(skel->maps.sessions));
 	h->accum_fd = dup_or_fail(bpf_map__fd(skel->maps.accum));

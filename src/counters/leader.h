@@ -14,11 +14,11 @@
 #include "../../bpf/leader.h"
 #include "attr_map.h"
 
-#define LEADER_NR_LINKS 3
+#define LEADER_NR_LINKS 4
 
 /* The fds a session holds: while any session holds them, the leader lives. */
 struct leader_handle {
-	int link_fds[LEADER_NR_LINKS];	/* on_switch, on_exec, on_newtask */
+	int link_fds[LEADER_NR_LINKS];	/* on_switch, on_exec, on_newtask, on_cgroup_move */
 	int prog_fd;			/* on_switch, run on each CPU before a read */
 	int sessions_fd;
 	int accum_fd;
@@ -31,15 +31,17 @@ struct leader_handle {
 	bool created;			/* this session made it (for -v) */
 };
 
-/* What a session counts: its filter, and the thread ids for FILTER_TID. */
+/* What a session counts: its filter, and the threads, CPUs or cgroup it filters by. */
 struct leader_session_spec {
 	enum leader_filter_type filter;
-	const int *cpus;	/* FILTER_CPU */
+	const int *cpus;	/* FILTER_CPU, FILTER_CGROUP */
 	int nr_cpus;
 	const pid_t *ids;	/* FILTER_TID */
 	int nr_ids;
 	bool inherit;
 	pid_t exec_tgid;	/* non-zero: counting starts at this process's exec */
+	__u64 cgroup_id;	/* FILTER_CGROUP (on cpus): the cgroup's kernfs id */
+	__u32 cgroup_level;	/* its depth below the root */
 	bool enabled;
 };
 

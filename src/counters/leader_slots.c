@@ -120,7 +120,7 @@ static __u32 highest_active(const struct leader_session *table)
 	return n;
 }
 
-/* Publishes the loop bound and whether any slot counts threads (the leader's fast path). */
+/* Publishes the loop bound and how many slots need readings at a switch (the fast path). */
 static int publish_slots(struct leader_handle *h, const struct leader_session *table)
 {
 	struct leader_state st;
@@ -129,10 +129,15 @@ static int publish_slots(struct leader_handle *h, const struct leader_session *t
 	if (bpf_map_lookup_elem(h->state_fd, &zero, &st))
 		return -errno;
 	st.nr_slots = highest_active(table);
-	st.nr_task_slots = 0;
-	for (i = 0; i < st.nr_slots; i++)
-		if (table[i].state == SLOT_ACTIVE && table[i].filter == FILTER_TID)
-			st.nr_task_slots++;
+	st.nr_switch_slots = 0;
+	st.nr_cgroup_slots = 0;
+	for (i = 0; i < st.nr_slots; i++) {
+		if (table[i].state != SLOT_ACTIVE || table[i].filter == FILTER_CPU)
+			continue;
+		st.nr_switch_slots++;
+		if (table[i].filter == FILTER_CGROUP)
+			st.nr_cgroup_slots++;
+	}
 	return bpf_map_update_elem(h->state_fd, &zero, &st, BPF_ANY) ? -errno : 0;
 }
 
@@ -215,6 +220,8 @@ int leader_slot_claim(struct leader_handle *h, const struct leader_session_spec 
 	s.exec_tgid = spec->exec_tgid;
 	s.owner_pid = getpid();
 	s.owner_start = process_start_time(s.owner_pid);
+	s.cgroup_id = spec->cgroup_id;
+	s.cgroup_level = spec->cgroup_level;
 	for (i = 0; i < spec->nr_cpus; i++)
 		if (spec->cpus[i] >= 0 && spec->cpus[i] < LEADER_MAX_CPUS)
 			s.cpus[spec->cpus[i] / 64] |= 1ull << (spec->cpus[i] % 64);

@@ -3,8 +3,9 @@
  * The shared BPF backend: a session takes a slot in the leader of its event (one leader per
  * distinct attr on the host, found through the pinned attr map). A session counting threads
  * reads what the leader credited to its slot; one counting CPUs (-a, -C) takes differences of
- * the leader's raw per-CPU readings, so it costs nothing at a context switch. No BPF
- * trampolines: the leader does all the filtering itself.
+ * the leader's raw per-CPU readings, so it costs nothing at a context switch; one counting a
+ * cgroup (-G) reads what the leader credited to its slot on each CPU. No BPF trampolines: the
+ * leader does all the filtering itself.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,7 +18,8 @@
 struct shared_priv {
 	struct leader_handle leader;
 	__u32 slot;
-	bool per_cpu;			/* -a / -C: counts stay per CPU */
+	enum leader_filter_type filter;
+	bool per_cpu;			/* -a / -C / -G: counts stay per CPU */
 	struct bpf_perf_event_value *buf; /* [possible CPUs] */
 	/* -a / -C: raw readings at the last enable, and the sums of enabled periods before it */
 	struct bpf_perf_event_value *base, *saved; /* [member][possible CPUs] */
@@ -35,6 +37,14 @@ static int build_spec(const struct counter *c, const struct open_ctx *ctx,
 
 	memset(spec, 0, sizeof(*spec));
 	spec->inherit = c->evsel->attr.inherit;
+	if (c->evsel->cgroup) {
+		spec->filter = FILTER_CGROUP;
+		spec->cpus = t->cpus.cpus;
+		spec->nr_cpus = t->cpus.nr;
+		spec->cgroup_id = c->evsel->cgroup->id;
+		spec->cgroup_level = c->evsel->cgroup->level;
+		return 0;
+	}
 	if (t->system_wide && t->threads.tids[0] == -1) {
 		spec->filter = FILTER_CPU;
 		spec->cpus = t->cpus.cpus;
@@ -118,12 +128,13 @@ static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	attr_map_close(&map);
 	if (err)
 		goto fail;
-	p->per_cpu = spec.filter == FILTER_CPU;
+	p->filter = spec.filter;
+	p->per_cpu = spec.filter != FILTER_TID;
 	p->target = ctx->target;
 	p->key = key;
 	p->buf = xzalloc(p->leader.nr_cpus * sizeof(*p->buf));
 	p->nr_members = nr;
-	if (p->per_cpu) {
+	if (p->filter == FILTER_CPU) {
 		p->base = xzalloc(nr * p->leader.nr_cpus * sizeof(*p->base));
 		p->saved = xzalloc(nr * p->leader.nr_cpus * sizeof(*p->saved));
 	}
@@ -176,7 +187,7 @@ static int shared_set_enabled(struct counter *c, bool enabled)
 		return 0;
 	/* Slices that ran before this moment belong to the old state. */
 	err = leader_sync(&p->leader);
-	if (!err && p->per_cpu && enabled != p->enabled)
+	if (!err && p->filter == FILTER_CPU && enabled != p->enabled)
 		err = mark_cpu_period(p, enabled);
 	if (err)
 		return err;
@@ -223,7 +234,7 @@ static int shared_read(struct counter *c)
 	if (!p)
 		return 0;
 	err = leader_sync(&p->leader);
-	if (!err && p->per_cpu)
+	if (!err && p->filter == FILTER_CPU)
 		err = read_cpu_counts(p, member_index(c));
 	else if (!err)
 		err = leader_read(&p->leader, p->slot, member_index(c), p->buf);

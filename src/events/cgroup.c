@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../common.h"
@@ -49,11 +50,24 @@ int cgroup_mountpoint(char *buf, size_t size)
 	return found ? 0 : -ENOENT;
 }
 
+/* The depth of a cgroup named relative to its hierarchy's mount: "a/b" is 2, "/" is 0. */
+static int cgroup_level(const char *name)
+{
+	int level = 0;
+	const char *p;
+
+	for (p = name; *p; p++)
+		if (*p != '/' && (p == name || p[-1] == '/'))
+			level++;
+	return level;
+}
+
 /* Opens mnt/name; perf's message when it cannot. */
 static struct evsel_cgroup *cgroup_new(struct evlist *evlist, const char *mnt, const char *name)
 {
 	struct evsel_cgroup *cg;
 	char *path = xasprintf("%s/%s", mnt, name);
+	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0) {
@@ -65,6 +79,10 @@ static struct evsel_cgroup *cgroup_new(struct evlist *evlist, const char *mnt, c
 	cg = xzalloc(sizeof(*cg));
 	cg->name = xstrdup(name);
 	cg->fd = fd;
+	/* a cgroup's kernfs id is its directory's inode number (64-bit kernels) */
+	if (!fstat(fd, &st))
+		cg->id = st.st_ino;
+	cg->level = cgroup_level(name);
 	evlist->cgroups = xrealloc(evlist->cgroups,
 				   (evlist->nr_cgroups + 1) * sizeof(*evlist->cgroups));
 	evlist->cgroups[evlist->nr_cgroups++] = cg;

@@ -178,8 +178,8 @@ static const struct counter_ops *choose_backend(const struct stat_session *s,
 			why = "the PMU counts per CPU only";
 		else if (e->filter)
 			why = "a --filter needs the event's own perf events";
-		else if (e->cgroup)
-			why = "shared counters have no cgroup filter";
+		else if (e->cgroup != leader->cgroup)
+			why = "a shared group counts in one cgroup";
 	}
 	if (!why && leader->nr_members > LEADER_MAX_MEMBERS)
 		why = "the group has more members than a shared leader reads";

@@ -43,6 +43,7 @@ remove_cgroup() {
 }
 
 cleanup() {
+	rm -f "$BPF_MAP"
 	remove_cgroup "$SUB"
 	remove_cgroup "$A"
 	remove_cgroup "$B"
@@ -118,16 +119,83 @@ exact_pattern() {
 }
 check_retry exact_pattern exact_pattern
 
-# --bpf-counters: cgroup events are counted directly (said under -v), with the same counts.
-bpf_fallback() {
-	norandom "$BPERF" stat --bpf-counters -v -a -x, -e page-faults,page-faults -G "$A,$B" \
-		-- sh -c "$WORK" >/dev/null 2>"$tmp/bpf.bperf" || fail "bperf --bpf-counters failed"
-	assert_eq $((N + k)) "$(csv_count "$tmp/bpf.bperf" page-faults "$A")" "faults in A"
-	assert_eq $((M + k)) "$(csv_count "$tmp/bpf.bperf" page-faults "$B")" "faults in B"
-	grep -q "counting page-faults directly: shared counters have no cgroup filter" \
-		"$tmp/bpf.bperf" || fail "no -v note about counting cgroups directly"
+# --bpf-counters: one shared leader per event serves every cgroup of every session (a private
+# attr map). In one run, each cgroup's shared count equals the direct count and the workload's
+# exact faults: the shell moves itself into its cgroup in the middle of a slice, and the slice
+# before the move stays with the cgroup it left, as perf counts it.
+BPF_MAP=/sys/fs/bpf/bperf_test_cgroups_$$
+mount_bpffs
+bpf_pairs() {
+	local ev
+
+	norandom "$BPERF" stat --bpf-attr-map "$BPF_MAP" -v -a -x, \
+		-e page-faults,page-faults:b,page-faults,page-faults:b,cs,cs:b \
+		-G "$A,$A,$B,$B,$A,$A" -- sh -c "$WORK" >/dev/null 2>"$tmp/bpf.bperf" ||
+		fail "bperf with :b events failed"
+	for ev in page-faults page-faults:b; do
+		assert_eq $((N + k)) "$(csv_count "$tmp/bpf.bperf" "$ev" "$A")" "$ev in A"
+		assert_eq $((M + k)) "$(csv_count "$tmp/bpf.bperf" "$ev" "$B")" "$ev in B"
+	done
+	assert_eq "$(csv_count "$tmp/bpf.bperf" cs "$A")" "$(csv_count "$tmp/bpf.bperf" cs:b "$A")" \
+		"context switches in A, direct and shared"
+	! grep "directly" "$tmp/bpf.bperf" >&2 || fail "a cgroup event was not shared"
 }
-check_retry bpf_fallback bpf_fallback
+check_retry bpf_pairs bpf_pairs
+
+# bpf_side NAME SEP OPTS...: perf stat OPTS against bperf stat --bpf-counters OPTS, outputs with
+# the numbers masked, and the page faults of each cgroup exact in both.
+bpf_side() {
+	local name=$1 sep=$2 f
+
+	shift 2
+	norandom "$PERF" stat "$@" >/dev/null 2>"$tmp/$name.perf"
+	norandom "$BPERF" stat --bpf-counters --bpf-attr-map "$BPF_MAP" "$@" >/dev/null \
+		2>"$tmp/$name.bperf" || fail "$name: bperf --bpf-counters failed"
+	compare_stat_outputs "$tmp/$name.perf" "$tmp/$name.bperf" "$sep"
+	[ "$sep" = , ] || return 0
+	for f in perf bperf; do
+		assert_eq $((N + k)) "$(csv_count "$tmp/$name.$f" page-faults "$A")" "$f faults in A"
+		assert_eq $((M + k)) "$(csv_count "$tmp/$name.$f" page-faults "$B")" "$f faults in B"
+	done
+}
+check_retry bpf_each bpf_side bpf_each , -x, -a -e page-faults,task-clock,cs \
+	--for-each-cgroup "$A,$B" -- sh -c "$WORK"
+check_retry bpf_human bpf_side bpf_human "" -a -e page-faults,task-clock -G "$A,$B" \
+	-- sh -c "$WORK"
+# per CPU: the workload pinned to CPU 1, so CPU 0 is <not counted> in each cgroup
+check_retry bpf_per_cpu bpf_side bpf_per_cpu "" -a -A -e page-faults --for-each-cgroup "$A,$B" \
+	-- taskset -c 1 sh -c "$WORK"
+
+# Two sessions at once, one counting A and one counting B: one leader (on_switch) serves both,
+# each counts exactly its cgroup's workload, and nothing stays loaded after them.
+bpf_two_sessions() {
+	local progs x_pid
+
+	rm -f "$tmp/go"
+	norandom "$BPERF" stat --bpf-counters --bpf-attr-map "$BPF_MAP" -a -x, -e page-faults \
+		-G "$B" -o "$tmp/two_b" -- sh -c "while [ ! -e $tmp/go ]; do sleep 0.02; done;
+		$IN $B $PT $M" &
+	x_pid=$!
+	for _ in $(seq 100); do
+		pgrep -P "$x_pid" -x sh >/dev/null && break
+		sleep 0.05
+	done
+	norandom "$BPERF" stat --bpf-counters --bpf-attr-map "$BPF_MAP" -a -x, -e page-faults \
+		-G "$A" -o "$tmp/two_a" -- sh -c "$IN $A $PT $N;
+		bpftool -j prog show >$tmp/progs; touch $tmp/go" || fail "session A failed"
+	wait "$x_pid" || fail "session B failed"
+	progs=$(jq '[.[] | select(.name == "on_switch")] | length' "$tmp/progs")
+	assert_eq 1 "$progs" "leaders while both sessions ran"
+	assert_eq $((N + k)) "$(csv_count "$tmp/two_a" page-faults "$A")" "session A's faults"
+	assert_eq $((M + k)) "$(csv_count "$tmp/two_b" page-faults "$B")" "session B's faults"
+	assert_eq 0 "$(bpftool -j prog show | jq '[.[] | select(.name == "on_switch" or
+		.name == "on_cgroup_move")] | length')" "leader programs left"
+}
+if command -v bpftool >/dev/null && command -v jq >/dev/null; then
+	check_retry bpf_two_sessions bpf_two_sessions
+else
+	echo "bpf_two_sessions: skipped (needs bpftool and jq)"
+fi
 
 # The human table, JSON and -A with the cgroup column (empty for an event without a cgroup), the
 # single -G that applies to every event, and several -G options adding up.
