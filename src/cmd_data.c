@@ -188,6 +188,7 @@ int cmd_data(int argc, const char **argv)
 {
 	struct data_cmd cmd = { .input = "perf.data", .outdir = ".", .out = stdout };
 	struct data_session s;
+	bool cut_short;
 	int err;
 
 	if (parse_args(&cmd, argc, argv)) {
@@ -231,6 +232,8 @@ int cmd_data(int argc, const char **argv)
 		err = -EIO;
 out:
 	data_hists_free(&cmd.hists);
+	cut_short = s.r.cut_short;
 	data_session_close(&s);
-	return err ? EXIT_FATAL : 0;
+	/* a cut file's results are printed, but they are not the whole recording */
+	return err || cut_short ? EXIT_FATAL : 0;
 }

@@ -89,7 +89,7 @@ static void dump_sample(struct data_session *s, const struct data_record *rec, F
 	if (smp.read) {
 		fputs(" read", out);
 		for (i = 0; i < smp.nr_read; i++)
-			fprintf(out, " %llu", (unsigned long long)smp.read[i]);
+			fprintf(out, " %llu", (unsigned long long)data_word(smp.read, i));
 	}
 	if (smp.raw)
 		fprintf(out, " raw %u bytes", smp.raw_size);
@@ -98,7 +98,7 @@ static void dump_sample(struct data_session *s, const struct data_record *rec, F
 		fprintf(out, "... callchain: nr %llu\n", (unsigned long long)smp.nr_callchain);
 		for (i = 0; i < smp.nr_callchain; i++)
 			fprintf(out, "..... %2llu: %016llx\n", (unsigned long long)i,
-				(unsigned long long)smp.callchain[i]);
+				(unsigned long long)data_word(smp.callchain, i));
 	}
 }
 

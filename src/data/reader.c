@@ -194,6 +194,46 @@ static int check_feature_table(struct perf_data_reader *r)
 	return 0;
 }
 
+/* Whether every feature section is in the file, said quietly. */
+static bool feature_table_sound(struct perf_data_reader *r)
+{
+	bool quiet = r->quiet;
+	int err;
+
+	r->quiet = true;
+	err = check_feature_table(r);
+	r->quiet = quiet;
+	return !err;
+}
+
+/*
+ * A data section that runs past the file's end (the file was cut short), or of size 0 with
+ * bytes after it (perf record was killed before it wrote its header): refused, unless the
+ * reader was opened partial; then the records up to the end are read, without features.
+ */
+static int read_cut_data(struct perf_data_reader *r)
+{
+	struct perf_file_header *h = &r->header;
+	__u64 where = offsetof(struct perf_file_header, data);
+
+	if (!r->partial || h->data.offset > r->file_size)
+		return data_error(r, where, "data section at %#llx, %llu bytes, outside the file",
+				  (unsigned long long)h->data.offset,
+				  (unsigned long long)h->data.size);
+	if (h->data.size)
+		data_error(r, where, "data section at %#llx, %llu bytes, runs past the end of the "
+			   "file at %#llx: the file was cut short; reading the records before the cut",
+			   (unsigned long long)h->data.offset, (unsigned long long)h->data.size,
+			   (unsigned long long)r->file_size);
+	else
+		data_error(r, where, "data section at %#llx has size 0: perf record did not finish "
+			   "the file; reading the records up to its end at %#llx",
+			   (unsigned long long)h->data.offset, (unsigned long long)r->file_size);
+	h->data.size = r->file_size - h->data.offset;
+	r->cut_short = true;
+	return 0;
+}
+
 static int read_header(struct perf_data_reader *r)
 {
 	struct perf_file_header *h = &r->header;
@@ -235,23 +275,35 @@ static int read_header(struct perf_data_reader *r)
 		return err;
 	if (r->swap)
 		swap_file_header(h);
-	if (!in_file(r, h->data.offset, h->data.size))
-		return data_error(r, offsetof(struct perf_file_header, data),
-				  "data section at %#llx, %llu bytes, outside the file",
-				  (unsigned long long)h->data.offset,
-				  (unsigned long long)h->data.size);
+	if (!in_file(r, h->data.offset, h->data.size) ||
+	    (r->partial && !h->data.size && !feature_table_sound(r))) {
+		err = read_cut_data(r);
+		if (err)
+			return err;
+	}
 	r->pos = h->data.offset;
 	r->end = h->data.offset + h->data.size;
 	err = read_attrs(r);
-	return err ? err : check_feature_table(r);
+	/* a cut file's feature table went with its end */
+	if (err || r->cut_short)
+		return err;
+	if (r->partial && !feature_table_sound(r)) {
+		data_error(r, r->end, "feature sections past the end of the file at %#llx: the file "
+			   "was cut short; reading its records without them",
+			   (unsigned long long)r->file_size);
+		r->cut_short = true;
+		return 0;
+	}
+	return check_feature_table(r);
 }
 
-int data_reader_open(struct perf_data_reader *r, const char *path)
+static int open_reader(struct perf_data_reader *r, const char *path, bool partial)
 {
 	struct stat st;
 	int err;
 
 	memset(r, 0, sizeof(*r));
+	r->partial = partial;
 	if (!strcmp(path, "-")) {
 		r->path = xstrdup("stdin");
 		r->stream = true;
@@ -273,6 +325,16 @@ int data_reader_open(struct perf_data_reader *r, const char *path)
 	r->file_size = st.st_size;
 	r->buf = xzalloc(WINDOW_SIZE);
 	return read_header(r);
+}
+
+int data_reader_open(struct perf_data_reader *r, const char *path)
+{
+	return open_reader(r, path, false);
+}
+
+int data_reader_open_partial(struct perf_data_reader *r, const char *path)
+{
+	return open_reader(r, path, true);
 }
 
 /* Makes [offset, offset + size) available in the window; size is at most a record's. */
@@ -338,7 +400,7 @@ int data_reader_feature(struct perf_data_reader *r, int feat, struct perf_file_s
 	__u64 table = r->header.data.offset + r->header.data.size;
 	int i, idx = 0;
 
-	if (r->pipe || feat <= 0 || feat >= HEADER_FEAT_BITS ||
+	if (r->pipe || r->cut_short || feat <= 0 || feat >= HEADER_FEAT_BITS ||
 	    !(bits[feat / 64] >> (feat % 64) & 1))
 		return 0;
 	/* the table has one entry per bit set, in bit order */

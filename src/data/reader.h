@@ -39,6 +39,12 @@ struct perf_data_reader {
 	bool pipe;		/* a `-o -` stream: records only, attrs in HEADER_ATTR records */
 	bool stream;		/* "-": read from stdin, forward only (pipe format) */
 	bool quiet;		/* data_error() prints nothing (a caller's message limit) */
+	/*
+	 * Set by data_reader_open_partial(): a file cut short (or never finished by a killed
+	 * perf record: data size 0) is read up to its end, without its feature sections.
+	 */
+	bool partial;
+	bool cut_short;		/* ... and this one was: the records end at the file's end */
 	struct perf_file_header header;
 	struct data_attr *attrs;
 	int nr_attrs;
@@ -54,6 +60,11 @@ struct perf_data_reader {
 
 /* Opens and checks path ("-": stdin, pipe format). Returns 0 or -errno (message printed). */
 int data_reader_open(struct perf_data_reader *r, const char *path);
+/*
+ * data_reader_open() for readers of sample files: a file whose data section runs past its end
+ * keeps the records before the cut (a message says so, and cut_short is set).
+ */
+int data_reader_open_partial(struct perf_data_reader *r, const char *path);
 /* The next record: 1, 0 at the end of the data, or -EINVAL (message printed). */
 int data_reader_next(struct perf_data_reader *r, struct data_record *rec);
 /* Where feature feat is: 1 (sec filled), 0 if the file does not have it, or -EINVAL. */

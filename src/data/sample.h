@@ -9,6 +9,7 @@
 #define BPERF_DATA_SAMPLE_H
 
 #include <stdbool.h>
+#include <string.h>
 
 #include "reader.h"
 
@@ -53,13 +54,25 @@ struct data_sample {
 	struct data_sample_id sid;
 	__u64 ip, addr, period;
 	bool has_ip, has_addr, has_period;
-	const __u64 *read;	/* PERF_SAMPLE_READ: the read_format words as recorded */
+	const __u64 *read;	/* PERF_SAMPLE_READ: the read_format words as recorded (data_word) */
 	__u32 nr_read;
-	const __u64 *callchain;
+	const __u64 *callchain;	/* as recorded: read with data_word() */
 	__u64 nr_callchain;
 	const unsigned char *raw;
 	__u32 raw_size;
 };
+
+/*
+ * Word i of an array inside a record: records sit at any offset of a damaged file, so the
+ * words are copied out rather than loaded through a misaligned pointer.
+ */
+static inline __u64 data_word(const __u64 *words, __u64 i)
+{
+	__u64 v;
+
+	memcpy(&v, (const char *)words + i * sizeof(v), sizeof(v));
+	return v;
+}
 
 /* An id -> attr table over the reader's attrs, and the id layout the attrs share. */
 struct data_id_index {

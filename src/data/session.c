@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../common.h"
+#include "../events/evlist.h"
 
 /* Messages about single bad records stop after this many; the count is kept. */
 #define MAX_RECORD_MESSAGES 10
@@ -47,11 +48,11 @@ static int read_build_ids(struct data_session *s)
 
 int data_session_open(struct data_session *s, const char *path)
 {
-	int err;
+	int err, i;
 
 	memset(s, 0, sizeof(*s));
 	data_machine_init(&s->machine);
-	err = data_reader_open(&s->r, path);
+	err = data_reader_open_partial(&s->r, path);
 	if (err)
 		return err;
 	if (s->r.pipe) {
@@ -60,6 +61,9 @@ int data_session_open(struct data_session *s, const char *path)
 	}
 	data_id_index_build(&s->r, &s->idx);
 	s->attr_samples = xzalloc((s->r.nr_attrs + 1) * sizeof(*s->attr_samples));
+	s->attr_names = xzalloc((s->r.nr_attrs + 1) * sizeof(*s->attr_names));
+	for (i = 0; i < s->r.nr_attrs; i++)
+		s->attr_names[i] = evsel_name_from_attr(&s->r.attrs[i].attr);
 	/* names and build ids only help: a damaged section leaves them out, not the samples */
 	if (data_env_read(&s->r, &s->env))
 		data_env_free(&s->env);
@@ -69,9 +73,11 @@ int data_session_open(struct data_session *s, const char *path)
 
 const char *data_session_event_name(const struct data_session *s, int attr_idx)
 {
-	if (attr_idx >= 0 && attr_idx < s->env.nr_events && s->env.events[attr_idx].name)
+	if (attr_idx < 0 || attr_idx >= s->r.nr_attrs)
+		return "unknown";
+	if (attr_idx < s->env.nr_events && s->env.events[attr_idx].name)
 		return s->env.events[attr_idx].name;
-	return "unknown";
+	return s->attr_names[attr_idx];
 }
 
 static int sample_id_of(struct data_session *s, const struct data_record *rec,
@@ -205,10 +211,15 @@ int data_session_run(struct data_session *s)
 
 void data_session_close(struct data_session *s)
 {
+	int i;
+
 	ordered_queue_free(&s->queue);
 	data_id_index_free(&s->idx);
 	data_env_free(&s->env);
 	data_machine_free(&s->machine);
+	for (i = 0; s->attr_names && i < s->r.nr_attrs; i++)
+		free(s->attr_names[i]);
+	free(s->attr_names);
 	data_reader_close(&s->r);
 	free(s->attr_samples);
 }

@@ -32,6 +32,7 @@ struct data_session {
 	__u64 counts[REC_TYPE_MAX];	/* records by type; unknown types under 0 */
 	__u64 total;
 	__u64 *attr_samples;		/* samples per attr */
+	char **attr_names;		/* names made from the attrs when the file has none */
 	int bad_records;		/* skipped after a message */
 	bool resolve;			/* attribute samples to binaries and functions */
 	size_t queue_max_bytes;		/* the ordered queue's bound, 0 for the default */
@@ -47,7 +48,10 @@ int data_session_open(struct data_session *s, const char *path);
  */
 int data_session_run(struct data_session *s);
 void data_session_close(struct data_session *s);
-/* The event name of an attr ("cpu-clock"), from the file's event descriptions. */
+/*
+ * The event name of an attr ("cpu-clock"), from the file's event descriptions, else (a file
+ * cut short) the name perf gives the attr itself.
+ */
 const char *data_session_event_name(const struct data_session *s, int attr_idx);
 
 #endif

@@ -158,6 +158,9 @@ void evlist_make_single_group(struct evlist *evlist);
  */
 void perf_event_attr_fprintf(FILE *out, const struct perf_event_attr *attr);
 
+/* Name perf gives an event built from an attr alone (default events, files without names). */
+char *evsel_name_from_attr(const struct perf_event_attr *attr);
+
 /* `bperf list [filter]` */
 int cmd_list(int argc, char **argv);
 

@@ -101,7 +101,4 @@ int apply_modifier(struct evsel *evsels, int nr, const char *mod, bool add);
 /* Sets the unit and scale perf gives events of this attr (msec for the clocks). */
 void evsel_set_default_unit(struct evsel *evsel);
 
-/* Name perf gives an event built from an attr alone (default events). */
-char *evsel_name_from_attr(const struct perf_event_attr *attr);
-
 #endif

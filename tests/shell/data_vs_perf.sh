@@ -7,7 +7,7 @@
 # (for -a, the kernel's and the workload's; other binaries may need C++ names bperf does not
 # make), foo@plt in a dynamic binary's PLT and [vdso]'s functions from perf's build-id cache,
 # stat.csv has perf report -D's record counts, and a damaged file gives a message, the samples
-# before the damage and exit 255.
+# before the damage and exit 255 (a file cut short, or never finished by perf record, too).
 . "$(dirname "$0")/../lib.sh"
 cd "$REPO_TOP" || exit 1
 require_root
@@ -115,13 +115,56 @@ grep -q '] strlen@plt$' "$tmp/plt.perf" || fail "plt: no samples in strlen@plt"
 compare_top vdso '\|\[vdso\]\|'
 grep -q '] __vdso_clock_gettime$' "$tmp/vdso.perf" || fail "vdso: no samples in [vdso]"
 
-# a damaged file: the data cut short gives a message, the samples before it and exit 255
-size=$(stat -c %s "$tmp/two_g.data")
-head -c $((size / 2)) "$tmp/two_g.data" >"$tmp/cut.data"
+# samples_of FILE: "event samples" for each event section of bperf data top's output
+samples_of() {
+	awk '/^# Samples:/ { ev = $0; sub(/.*of event ./, "", ev); sub(/.$/, "", ev); print ev, $3 }' "$1"
+}
+
+# A damaged file: the data cut short (feature sections gone with it) gives a message naming the
+# offset, the samples before the cut (fewer than the whole file's, named from the attrs) and exit
+# 255; cut in its feature sections only, it gives every sample, a message and exit 255.
+"$BPERF" data top -q -i "$tmp/two_g.data" >"$tmp/whole.out" || fail "two_g: bperf data top failed"
+read -r data_offset data_size < <(python3 -c 'import struct, sys
+print(*struct.unpack_from("<QQ", open(sys.argv[1], "rb").read(), 0x28))' "$tmp/two_g.data")
+head -c $((data_offset + data_size / 2)) "$tmp/two_g.data" >"$tmp/cut.data"
 "$BPERF" data top -q -i "$tmp/cut.data" >"$tmp/cut.out" 2>"$tmp/cut.err"
 rc=$?
 [ "$rc" -eq 255 ] || fail "cut file: exit $rc, expected 255"
-grep -q 'offset' "$tmp/cut.err" || fail "cut file: no message naming the offset"
+grep -q 'offset 0x28: data section .* runs past the end of the file .* cut short' \
+	"$tmp/cut.err" || fail "cut file: no message about the cut: $(cat "$tmp/cut.err")"
+read -r ev cut_n < <(samples_of "$tmp/cut.out" | grep '^cpu-clock ')
+read -r ev whole_n < <(samples_of "$tmp/whole.out" | grep '^cpu-clock ')
+[ "${cut_n:-0}" -gt 0 ] && [ "$cut_n" -lt "$whole_n" ] ||
+	fail "cut file: $cut_n cpu-clock samples, expected some of the whole file's $whole_n"
+echo "cut file: $cut_n of $whole_n cpu-clock samples, a message and exit 255"
+head -c $((data_offset + data_size + 40)) "$tmp/two_g.data" >"$tmp/cut_features.data"
+"$BPERF" data top -q -i "$tmp/cut_features.data" >"$tmp/cut_features.out" \
+	2>"$tmp/cut_features.err"
+rc=$?
+[ "$rc" -eq 255 ] || fail "file cut in its features: exit $rc, expected 255"
+grep -q 'feature sections past the end of the file .* cut short' "$tmp/cut_features.err" ||
+	fail "file cut in its features: no message: $(cat "$tmp/cut_features.err")"
+diff <(samples_of "$tmp/whole.out") <(samples_of "$tmp/cut_features.out") ||
+	fail "file cut in its features: not every sample of the whole file"
+echo "file cut in its features: every sample, a message and exit 255"
+# perf record killed before it finished the file: data size 0 in the header and no feature
+# sections. perf report refuses it; bperf reads every record, says why and exits 255.
+python3 - "$tmp/two_g.data" "$tmp/killed.data" <<'PYEOF'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+offset, size = struct.unpack_from('<QQ', b, 0x28)
+k = b[:offset + size]
+struct.pack_into('<Q', k, 0x30, 0)
+open(sys.argv[2], 'wb').write(k)
+PYEOF
+"$BPERF" data top -q -i "$tmp/killed.data" >"$tmp/killed.out" 2>"$tmp/killed.err"
+rc=$?
+[ "$rc" -eq 255 ] || fail "unfinished file: exit $rc, expected 255"
+grep -q 'has size 0: perf record did not finish the file' "$tmp/killed.err" ||
+	fail "unfinished file: no message: $(cat "$tmp/killed.err")"
+diff <(samples_of "$tmp/whole.out") <(samples_of "$tmp/killed.out") ||
+	fail "unfinished file: not every sample of the whole file"
+echo "unfinished file: every sample ($(samples_of "$tmp/killed.out" | paste -sd' ')), exit 255"
 head -c 100 /dev/urandom >"$tmp/junk.data"
 "$BPERF" data dump -i "$tmp/junk.data" >/dev/null 2>&1
 assert_eq 255 $? "junk file exit"

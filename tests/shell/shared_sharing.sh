@@ -30,14 +30,17 @@ perf_event_fds() {
 	echo "$total"
 }
 
-# start_sessions [bperf options]: 8 sessions of -a $EVENTS around sleeper 1500; sets PIDS.
+# start_sessions [bperf options]: 8 sessions of -a $EVENTS around a shell that waits for
+# wait_sessions (the checks between may take seconds in an emulated guest); sets PIDS.
 start_sessions() {
 	local i
 
+	rm -f "$TMP/release"
 	PIDS=()
 	for i in $(seq "$NR_SESSIONS"); do
 		"$BPERF" stat -x, -o "$TMP/session$i" --bpf-attr-map "$SHARED_MAP" "$@" -a \
-			-e "$EVENTS" -- "$W/sleeper" 1500 &
+			-e "$EVENTS" -- sh -c 'while [ ! -e "$1" ]; do sleep 0.1; done' sh \
+			"$TMP/release" &
 		PIDS+=($!)
 		BG_PIDS+=($!)
 	done
@@ -46,6 +49,7 @@ start_sessions() {
 wait_sessions() {
 	local pid
 
+	touch "$TMP/release"
 	for pid in "${PIDS[@]}"; do
 		wait "$pid" || fail "a session exited $?"
 	done
@@ -53,11 +57,11 @@ wait_sessions() {
 
 # --- shared: 3 leaders for 8 sessions ---------------------------------------------------------
 start_sessions --bpf-counters
-# every session has joined once its workload runs: each bperf has a sleeper child
+# every session has joined once its workload runs: each bperf has a child that is sh by now
 for _ in $(seq 100); do
 	joined=0
 	for pid in "${PIDS[@]}"; do
-		pgrep -P "$pid" -x sleeper >/dev/null && joined=$((joined + 1))
+		pgrep -P "$pid" -x sh >/dev/null && joined=$((joined + 1))
 	done
 	[ "$joined" -eq "$NR_SESSIONS" ] && break
 	sleep 0.02
