@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../common.h"
+#include "../stat/hybrid.h"
 
 struct direct_priv {
 	int *fds;	/* [cpu_idx * nr_threads + thread_idx], -1 when not open */
@@ -81,6 +82,9 @@ static int try_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	unsigned long flags = ctx->no_cloexec ? 0 : PERF_FLAG_FD_CLOEXEC;
 	int t;
 
+	/* a hybrid PMU's copy of an event is opened on that PMU's CPUs only */
+	if (!hybrid_counts_on_cpu(c->evsel, cpu))
+		return 0;
 	if (ctx->verbose >= 2) {
 		fprintf(ctx->log, "%s\n", dash_line);
 		perf_event_attr_fprintf(ctx->log, &c->evsel->attr);

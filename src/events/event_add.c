@@ -13,6 +13,7 @@
 
 #include "common.h"
 #include "events/parse_internal.h"
+#include "events/pmu.h"
 
 void evsel_set_default_unit(struct evsel *evsel)
 {
@@ -71,6 +72,57 @@ struct evsel *state_new_evsel(struct parse_state *state, const struct perf_event
 	return e;
 }
 
+#define MAX_HYBRID_PMUS 4
+#define PMU_TYPE_SHIFT 32	/* perf_event.h's PERF_PMU_TYPE_SHIFT (Linux 6.0+ headers) */
+
+/*
+ * On a hybrid machine (cpu_core and cpu_atom PMUs) a hardware, cache or raw event becomes one
+ * event per hybrid PMU, as perf makes them: hardware and cache events keep their type with the
+ * PMU's type in config[63:32], a raw event takes the PMU's type; each copy is counted on its
+ * PMU's CPUs. --cputype keeps one PMU. Returns 1 when it made the copies, 0 on a machine that
+ * is not hybrid (or for other events).
+ */
+static int add_hybrid(struct parse_state *state, const struct perf_event_attr *attr,
+		      const char *name)
+{
+	struct pmu *pmus[MAX_HYBRID_PMUS];
+	const char *only = state->ctx ? state->ctx->cputype_pmu : NULL;
+	int i, nr;
+
+	if (attr->type != PERF_TYPE_HARDWARE && attr->type != PERF_TYPE_HW_CACHE &&
+	    attr->type != PERF_TYPE_RAW)
+		return 0;
+	nr = pmu_hybrid_list(state->pmus, pmus, MAX_HYBRID_PMUS);
+	if (!nr)
+		return 0;
+	for (i = 0; i < nr; i++) {
+		struct perf_event_attr copy = *attr;
+		struct evsel *e;
+
+		if (only && strcmp(only, pmus[i]->name))
+			continue;
+		if (copy.type == PERF_TYPE_RAW)
+			copy.type = pmus[i]->type;
+		else
+			copy.config = (copy.config & 0xffffffffull) |
+				      ((__u64)pmus[i]->type << PMU_TYPE_SHIFT);
+		e = state_new_evsel(state, &copy, name);
+		free(e->pmu_name);
+		e->pmu_name = xstrdup(pmus[i]->name);
+		e->cpumask = xstrdup(pmus[i]->cpumask);
+		e->hybrid = true;
+	}
+	return 1;
+}
+
+/* A legacy event: copies on a hybrid machine's PMUs, else the one event. */
+static void add_legacy(struct parse_state *state, const struct perf_event_attr *attr,
+		       const char *name)
+{
+	if (!add_hybrid(state, attr, name))
+		state_new_evsel(state, attr, name);
+}
+
 static const char *config_str(const struct term_list *terms, int type)
 {
 	for (int i = 0; terms && i < terms->nr; i++)
@@ -98,7 +150,7 @@ int add_numeric(struct parse_state *state, uint32_t type, uint64_t config,
 	attr.config = config;
 	if (config_attr_common(&attr, terms, state->err))
 		return -EINVAL;
-	state_new_evsel(state, &attr, config_str(terms, TERM_NAME));
+	add_legacy(state, &attr, config_str(terms, TERM_NAME));
 	return 0;
 }
 
@@ -231,7 +283,7 @@ int add_cache(struct parse_state *state, const char *type, const char *op1, cons
 	if (config_attr_common(&attr, terms, state->err))
 		return -EINVAL;
 	config_name = config_str(terms, TERM_NAME);
-	state_new_evsel(state, &attr, config_name ? config_name : name);
+	add_legacy(state, &attr, config_name ? config_name : name);
 	return 0;
 }
 

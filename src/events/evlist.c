@@ -190,6 +190,22 @@ static bool cpu_pmu_has_event(struct pmu_set *pmus, const char *event)
 int evlist_add_default(struct evlist *evlist, bool system_wide, const struct parse_events_ctx *ctx)
 {
 	struct pmu_set *pmus = pmu_set_new(ctx ? ctx->sysfs_root : NULL);
+	struct parse_events_error err = { 0 };
+	struct pmu *hybrid[2];
+	int ret;
+
+	/* perf 6.1 on a hybrid machine: the software events, then these on each hybrid PMU */
+	if (pmu_hybrid_list(pmus, hybrid, 2)) {
+		pmu_set_free(pmus);
+		add_default(evlist, PERF_TYPE_SOFTWARE,
+			    system_wide ? PERF_COUNT_SW_CPU_CLOCK : PERF_COUNT_SW_TASK_CLOCK);
+		add_default(evlist, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES);
+		add_default(evlist, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS);
+		add_default(evlist, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+		ret = parse_events(evlist, "cycles,instructions,branches,branch-misses", ctx, &err);
+		parse_events_error_free(&err);
+		return ret;
+	}
 
 	add_default(evlist, PERF_TYPE_SOFTWARE,
 		    system_wide ? PERF_COUNT_SW_CPU_CLOCK : PERF_COUNT_SW_TASK_CLOCK);

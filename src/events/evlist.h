@@ -47,6 +47,7 @@ struct evsel {
 	bool is_clock;	     /* task-clock or cpu-clock: the CPUs utilized / rate base */
 	bool requires_cpu;   /* the PMU has a cpumask (uncore-like): opened per CPU only */
 	char *cpumask;	     /* PMU cpumask from sysfs, NULL if none */
+	bool hybrid;	     /* one of a hardware event's copies, one per hybrid PMU (pmu_name) */
 	bool in_group;	     /* in a group of more than one event: read_format gets ID|GROUP */
 	bool exclude_GH;     /* a G or H modifier was given */
 	bool sample_read;    /* :S */
@@ -98,6 +99,7 @@ struct parse_events_ctx {
 	const char *sysfs_root;	  /* "" or NULL: the real /sys; tests point it at a fake tree */
 	const char *tracefs_root; /* NULL: /sys/kernel/tracing (then /sys/kernel/debug/tracing) */
 	int verbose;		  /* -v count: perf's parse-time debug lines go to stderr */
+	const char *cputype_pmu;  /* --cputype: hybrid events on this PMU only ("cpu_atom") */
 };
 
 /*

@@ -300,6 +300,35 @@ void pmu_scan_all(struct pmu_set *set)
 	closedir(d);
 }
 
+bool pmu_is_hybrid(const struct pmu *pmu)
+{
+	return !strncmp(pmu->name, "cpu_", 4) && !pmu->is_uncore && pmu->cpumask;
+}
+
+/* cpu_core's type comes first (the kernel registers it first); names break ties */
+static bool hybrid_before(const struct pmu *a, const struct pmu *b)
+{
+	return a->type != b->type ? a->type < b->type : strcmp(a->name, b->name) > 0;
+}
+
+int pmu_hybrid_list(struct pmu_set *set, struct pmu **out, int max)
+{
+	int i, j, nr = 0;
+
+	pmu_scan_all(set);
+	for (i = 0; i < set->nr && nr < max; i++) {
+		struct pmu *pmu = set->list[i];
+
+		if (!pmu_is_hybrid(pmu))
+			continue;
+		for (j = nr; j > 0 && hybrid_before(pmu, out[j - 1]); j--)
+			out[j] = out[j - 1];
+		out[j] = pmu;
+		nr++;
+	}
+	return nr;
+}
+
 const struct pmu_format *pmu_find_format(const struct pmu *pmu, const char *name)
 {
 	for (int i = 0; i < pmu->nr_formats; i++)

@@ -53,6 +53,13 @@ void pmu_set_free(struct pmu_set *set);
 struct pmu *pmu_find(struct pmu_set *set, const char *name);
 /* Loads every PMU in the devices directory (perf_pmu__scan) */
 void pmu_scan_all(struct pmu_set *set);
+/* A hybrid CPU PMU: named cpu_*, with a "cpus" file and no cpumask (cpu_core, cpu_atom). */
+bool pmu_is_hybrid(const struct pmu *pmu);
+/*
+ * The hybrid CPU PMUs (cpu_core, cpu_atom: named cpu_*, with a "cpus" file and no cpumask), in
+ * type order, at most max of them; their number (0 on a machine that is not hybrid).
+ */
+int pmu_hybrid_list(struct pmu_set *set, struct pmu **out, int max);
 const struct pmu_format *pmu_find_format(const struct pmu *pmu, const char *name);
 /* Joins the format names with ',' (perf's "valid terms" prefix), NULL if none */
 char *pmu_formats_string(const struct pmu *pmu);

@@ -159,6 +159,8 @@ static struct evsel *new_pmu_evsel(struct parse_state *state, const struct pmu *
 	e->pmu_name = xstrdup(pmu->name);
 	e->requires_cpu = pmu->is_uncore;
 	e->cpumask = pmu->cpumask ? xstrdup(pmu->cpumask) : NULL;
+	/* cpu_core/.../: counted on that PMU's CPUs, as the hybrid copies of legacy events */
+	e->hybrid = pmu_is_hybrid(pmu);
 	return e;
 }
 

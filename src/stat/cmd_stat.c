@@ -19,6 +19,7 @@
 #include "aggregate.h"
 #include "control_cmd.h"
 #include "hooks.h"
+#include "hybrid.h"
 #include "metric_events.h"
 #include "options.h"
 #include "percore.h"
@@ -202,6 +203,8 @@ static void aggregate_for_print(struct stat_run *r, const struct raw_count *cons
 				r->cpu_aggr, r->opts.scale, out);
 	if (r->opts.aggr_mode == AGGR_NONE)
 		percore_sum(s->evlist, r->aggr, r->nr_aggr, r->opts.percore_show_thread, out);
+	hybrid_fix_values(s->evlist, r->aggr, r->nr_aggr, r->opts.aggr_mode, r->opts.hybrid_merge,
+			  out);
 }
 
 static void save_prev(struct stat_run *r)
@@ -663,6 +666,8 @@ int cmd_stat(int argc, const char **argv)
 	err = stat_options_expand_cgroups(&r->opts);
 	if (err)
 		goto out;
+	if (!r->opts.hybrid_merge)
+		hybrid_uniquify_names(&r->opts.evlist);
 	if (r->opts.bpf_prog) {
 		err = open_bpf_progs(r);
 		if (err)

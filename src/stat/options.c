@@ -307,6 +307,7 @@ static int parse_cputype(const struct option *opt, const char *arg, bool unset)
 	}
 	free(o->cputype_pmu);
 	o->cputype_pmu = name;
+	o->events_ctx.cputype_pmu = name;
 	return 0;
 }
 

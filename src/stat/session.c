@@ -178,6 +178,8 @@ static const struct counter_ops *choose_backend(const struct stat_session *s,
 			why = "the PMU counts per CPU only";
 		else if (e->filter)
 			why = "a --filter needs the event's own perf events";
+		else if (e->hybrid)
+			why = "a hybrid PMU's event counts on that PMU's CPUs only";
 		else if (e->cgroup != leader->cgroup)
 			why = "a shared group counts in one cgroup";
 	}

@@ -120,6 +120,24 @@ samples_of() {
 	awk '/^# Samples:/ { ev = $0; sub(/.*of event ./, "", ev); sub(/.$/, "", ev); print ev, $3 }' "$1"
 }
 
+# top_damaged NAME WHAT REGEX: bperf data top on $tmp/NAME.data exits 255 with a message
+# matching REGEX; its output is in $tmp/NAME.out.
+top_damaged() {
+	local name=$1 what=$2 rc
+
+	"$BPERF" data top -q -i "$tmp/$name.data" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	rc=$?
+	[ "$rc" -eq 255 ] || fail "$what: exit $rc, expected 255"
+	grep -q "$3" "$tmp/$name.err" || fail "$what: no message: $(cat "$tmp/$name.err")"
+}
+
+# all_samples NAME WHAT: $tmp/NAME.out has every sample of the whole file
+all_samples() {
+	diff <(samples_of "$tmp/whole.out") <(samples_of "$tmp/$1.out") ||
+		fail "$2: not every sample of the whole file"
+	echo "$2: every sample ($(samples_of "$tmp/$1.out" | paste -sd' ')), a message, exit 255"
+}
+
 # A damaged file: the data cut short (feature sections gone with it) gives a message naming the
 # offset, the samples before the cut (fewer than the whole file's, named from the attrs) and exit
 # 255; cut in its feature sections only, it gives every sample, a message and exit 255.
@@ -127,26 +145,15 @@ samples_of() {
 read -r data_offset data_size < <(python3 -c 'import struct, sys
 print(*struct.unpack_from("<QQ", open(sys.argv[1], "rb").read(), 0x28))' "$tmp/two_g.data")
 head -c $((data_offset + data_size / 2)) "$tmp/two_g.data" >"$tmp/cut.data"
-"$BPERF" data top -q -i "$tmp/cut.data" >"$tmp/cut.out" 2>"$tmp/cut.err"
-rc=$?
-[ "$rc" -eq 255 ] || fail "cut file: exit $rc, expected 255"
-grep -q 'offset 0x28: data section .* runs past the end of the file .* cut short' \
-	"$tmp/cut.err" || fail "cut file: no message about the cut: $(cat "$tmp/cut.err")"
+top_damaged cut "cut file" 'offset 0x28: data section .* runs past the end of the file .* cut short'
 read -r ev cut_n < <(samples_of "$tmp/cut.out" | grep '^cpu-clock ')
 read -r ev whole_n < <(samples_of "$tmp/whole.out" | grep '^cpu-clock ')
 [ "${cut_n:-0}" -gt 0 ] && [ "$cut_n" -lt "$whole_n" ] ||
 	fail "cut file: $cut_n cpu-clock samples, expected some of the whole file's $whole_n"
 echo "cut file: $cut_n of $whole_n cpu-clock samples, a message and exit 255"
 head -c $((data_offset + data_size + 40)) "$tmp/two_g.data" >"$tmp/cut_features.data"
-"$BPERF" data top -q -i "$tmp/cut_features.data" >"$tmp/cut_features.out" \
-	2>"$tmp/cut_features.err"
-rc=$?
-[ "$rc" -eq 255 ] || fail "file cut in its features: exit $rc, expected 255"
-grep -q 'feature sections past the end of the file .* cut short' "$tmp/cut_features.err" ||
-	fail "file cut in its features: no message: $(cat "$tmp/cut_features.err")"
-diff <(samples_of "$tmp/whole.out") <(samples_of "$tmp/cut_features.out") ||
-	fail "file cut in its features: not every sample of the whole file"
-echo "file cut in its features: every sample, a message and exit 255"
+top_damaged cut_features "file cut in its features" 'feature sections past the end .* cut short'
+all_samples cut_features "file cut in its features"
 # perf record killed before it finished the file: data size 0 in the header and no feature
 # sections. perf report refuses it; bperf reads every record, says why and exits 255.
 python3 - "$tmp/two_g.data" "$tmp/killed.data" <<'PYEOF'
@@ -157,14 +164,8 @@ k = b[:offset + size]
 struct.pack_into('<Q', k, 0x30, 0)
 open(sys.argv[2], 'wb').write(k)
 PYEOF
-"$BPERF" data top -q -i "$tmp/killed.data" >"$tmp/killed.out" 2>"$tmp/killed.err"
-rc=$?
-[ "$rc" -eq 255 ] || fail "unfinished file: exit $rc, expected 255"
-grep -q 'has size 0: perf record did not finish the file' "$tmp/killed.err" ||
-	fail "unfinished file: no message: $(cat "$tmp/killed.err")"
-diff <(samples_of "$tmp/whole.out") <(samples_of "$tmp/killed.out") ||
-	fail "unfinished file: not every sample of the whole file"
-echo "unfinished file: every sample ($(samples_of "$tmp/killed.out" | paste -sd' ')), exit 255"
+top_damaged killed "unfinished file" 'has size 0: perf record did not finish the file'
+all_samples killed "unfinished file"
 head -c 100 /dev/urandom >"$tmp/junk.data"
 "$BPERF" data dump -i "$tmp/junk.data" >/dev/null 2>&1
 assert_eq 255 $? "junk file exit"

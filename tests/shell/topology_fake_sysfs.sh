@@ -63,10 +63,13 @@ make_smt_tree() {
 	put "$root/bus/event_source/devices/msr/events/tsc" event=0x00
 }
 
+# make_hybrid_tree DIR [TYPE]: cpu_core (type 8, or TYPE) on CPU 0, cpu_atom (9, or TYPE) on
+# CPU 1. With TYPE the msr PMU's real type, a raw event on either PMU counts the TSC of its CPU,
+# so the hybrid rules (each copy on its PMU's CPUs, --hybrid-merge's sum) show in real counts.
 make_hybrid_tree() {
 	local root=$1 pmu type cpus
 
-	for pmu in cpu_core:8:0 cpu_atom:9:1; do
+	for pmu in "cpu_core:${2:-8}:0" "cpu_atom:${2:-9}:1"; do
 		IFS=: read -r pmu type cpus <<<"$pmu"
 		put "$root/bus/event_source/devices/$pmu/type" "$type"
 		put "$root/bus/event_source/devices/$pmu/cpus" "$cpus"
@@ -79,11 +82,17 @@ make_hybrid_tree() {
 	done
 	put "$root/bus/event_source/devices/software/type" 1
 	put "$root/devices/system/node/node0/cpulist" 0-1
+	if [ -n "$2" ]; then
+		put "$root/bus/event_source/devices/msr/type" "$2"
+		put "$root/bus/event_source/devices/msr/format/event" config:0-63
+		put "$root/bus/event_source/devices/msr/events/tsc" event=0x00
+	fi
 }
 
 make_smt_tree "$tmp/interleaved" interleaved
 make_smt_tree "$tmp/siblings" siblings
 make_hybrid_tree "$tmp/hybrid"
+make_hybrid_tree "$tmp/hybrid_msr" "$(cat /sys/bus/event_source/devices/msr/type)"
 
 # bstat TREE ARGS...: bperf stat -x, on a fake tree, the counts on stdout
 bstat() {
@@ -179,6 +188,49 @@ rc=$?
 	case_fail "hybrid --cputype foo: rc $rc: $(head -1 "$tmp/err")"
 expect_labels "hybrid --per-core" "S0-D0-C0,1;S0-D0-C1,1" 1,2 hybrid --per-core -a \
 	-e page-faults "$SLEEP" 20
+
+# Hybrid events (perf-stat(1), perf's intel-hybrid notes): a hardware or cache event is one
+# event per hybrid PMU, cpu_core first, the PMU's type in config[63:32]; each prints as
+# "pmu/event/"; --cputype keeps one PMU; --hybrid-merge prints one line under the event's name.
+expect_labels "hybrid cycles" "cpu_core/cycles/;cpu_atom/cycles/" 3 hybrid -e cycles true
+expect_labels "hybrid cache event" "cpu_core/L1-dcache-loads/;cpu_atom/L1-dcache-loads/" 3 \
+	hybrid -e L1-dcache-loads true
+expect_labels "hybrid --cputype atom" "cpu_atom/cycles/" 3 hybrid --cputype atom -e cycles true
+expect_labels "hybrid --hybrid-merge" "cycles;page-faults" 3 hybrid --hybrid-merge \
+	-e cycles,page-faults true
+# perf 6.1's default events there: the software ones, then cycles, instructions, branches and
+# branch-misses on each PMU
+expect_labels "hybrid default events" "task-clock;context-switches;cpu-migrations;page-faults;\
+cpu_core/cycles/;cpu_atom/cycles/;cpu_core/instructions/;cpu_atom/instructions/;\
+cpu_core/branches/;cpu_atom/branches/;cpu_core/branch-misses/;cpu_atom/branch-misses/" 3 \
+	hybrid true
+configs=$(BPERF_SYSFS_ROOT="$tmp/hybrid" "$BPERF" stat -vv -e cycles,L1-dcache-load-misses true \
+	2>&1 | awk '$1 == "config" { print $2 }' | paste -sd';')
+[ "$configs" = "0x800000000;0x900000000;0x800010000;0x900010000" ] ||
+	case_fail "hybrid attrs: config words '$configs'"
+
+# Raw events take the PMU's type (here msr's: r0 counts the TSC). With -a each copy is opened on
+# its PMU's CPUs only (-vv's open trace), -A prints each on its own CPU, and --hybrid-merge sums
+# them: the merged r0 is the TSC of both CPUs, as msr/tsc/ counted in the same run.
+opens=$(BPERF_SYSFS_ROOT="$tmp/hybrid_msr" "$BPERF" stat -vv -a -e r0 "$SLEEP" 20 2>&1 |
+	grep -o 'sys_perf_event_open: pid -1  cpu [0-9]*' | awk '{ print $NF }' | uniq |
+	paste -sd';')
+[ "$opens" = "0;1" ] || case_fail "hybrid -a opens: CPUs '$opens', want 0 (core) then 1 (atom)"
+expect_labels "hybrid -A raw" "CPU0,cpu_core/r0/;CPU1,cpu_atom/r0/" 1,4 hybrid_msr -A -a -e r0 \
+	"$SLEEP" 20
+expect_labels "hybrid -A --hybrid-merge" "CPU0,r0;CPU1,r0" 1,4 hybrid_msr -A -a --hybrid-merge \
+	-e r0 "$SLEEP" 20
+# ratio MERGED SUM: merged/sum within 1% (the events start one after the other)
+merged=$(bstat hybrid_msr -a --hybrid-merge -e r0,msr/tsc/ "$SLEEP" 100)
+r0=$(echo "$merged" | awk -F, '$3 == "r0" { print $1 }')
+tsc=$(echo "$merged" | awk -F, '$3 == "msr/tsc/" { print $1 }')
+awk -v a="$r0" -v b="$tsc" 'BEGIN { exit !(b > 0 && a / b > 0.99 && a / b < 1.01) }' ||
+	case_fail "hybrid --hybrid-merge: r0 $r0 is not both CPUs' TSC ($tsc)"
+split=$(bstat hybrid_msr -a -e r0,msr/tsc/ "$SLEEP" 100)
+core=$(echo "$split" | awk -F, '$3 == "cpu_core/r0/" { print $1 }')
+tsc=$(echo "$split" | awk -F, '$3 == "msr/tsc/" { print $1 }')
+awk -v a="$core" -v b="$tsc" 'BEGIN { exit !(b > 0 && a / b > 0.49 && a / b < 0.51) }' ||
+	case_fail "hybrid -a: cpu_core/r0/ $core is not one CPU's TSC of both ($tsc)"
 
 [ $nfail = 0 ] || fail "$nfail checks failed"
 echo "ok"
