@@ -53,6 +53,7 @@ void data_dump_header(struct data_session *s, FILE *out)
 		fprintf(out, "feature %d %s: %#llx+%llu\n", feat,
 			feat < FEAT_LAST && feature_names[feat] ? feature_names[feat] : "unknown",
 			(unsigned long long)sec.offset, (unsigned long long)sec.size);
+		data_dump_feature(s, feat, out);
 	}
 }
 

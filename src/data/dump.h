@@ -8,6 +8,8 @@
 #include "session.h"
 
 void data_dump_header(struct data_session *s, FILE *out);
+/* The decoded contents of feature section feat (strings, CPUs, memory, cmdline, build ids). */
+void data_dump_feature(struct data_session *s, int feat, FILE *out);
 /* One record as read; its sample_id_all trailer and sample fields by its event. */
 void data_dump_record(struct data_session *s, const struct data_record *rec, FILE *out);
 /* The counts by record type, as perf report -D's "Aggregated stats". */

@@ -115,6 +115,25 @@ grep -q '] strlen@plt$' "$tmp/plt.perf" || fail "plt: no samples in strlen@plt"
 compare_top vdso '\|\[vdso\]\|'
 grep -q '] __vdso_clock_gettime$' "$tmp/vdso.perf" || fail "vdso: no samples in [vdso]"
 
+# bperf data dump decodes the feature sections: the lines perf report --header-only prints for
+# them, label for label, and the build ids perf buildid-list lists.
+header_lines() {
+	grep -E "^$1(hostname|os release|perf version|arch|nrcpus online|nrcpus avail|cpudesc|cpuid|\
+total memory|cmdline) :" | sed "s/^$1//"
+}
+"$PERF" report --header-only -i "$tmp/two_g.data" 2>/dev/null | header_lines '# ' >"$tmp/hdr.perf"
+"$BPERF" data dump -i "$tmp/two_g.data" | header_lines '  ' >"$tmp/hdr.bperf" ||
+	fail "bperf data dump failed"
+[ "$(grep -c . "$tmp/hdr.perf")" -ge 9 ] || fail "perf --header-only: $(cat "$tmp/hdr.perf")"
+diff -u "$tmp/hdr.perf" "$tmp/hdr.bperf" || fail "dump: feature sections differ from perf's"
+"$PERF" buildid-list -i "$tmp/two_g.data" 2>/dev/null | sort >"$tmp/bid.perf"
+"$BPERF" data dump -i "$tmp/two_g.data" | awk '/^  build id / { print $3, $6 }' | sort \
+	>"$tmp/bid.bperf"
+[ -s "$tmp/bid.perf" ] || fail "perf buildid-list listed nothing"
+diff -u "$tmp/bid.perf" "$tmp/bid.bperf" || fail "dump: build ids differ from perf buildid-list"
+echo "dump: $(grep -c . "$tmp/hdr.bperf") header lines and $(grep -c . "$tmp/bid.bperf")" \
+	"build ids as perf prints them"
+
 # samples_of FILE: "event samples" for each event section of bperf data top's output
 samples_of() {
 	awk '/^# Samples:/ { ev = $0; sub(/.*of event ./, "", ev); sub(/.$/, "", ev); print ev, $3 }' "$1"
