@@ -144,13 +144,17 @@ static bool in_filter(__u32 slot, __u32 tid)
 	return tid && bpf_map_lookup_elem(&filter, &key);
 }
 
-/* The cgroup perf counts the current task's events in (perf_cgroup_from_task()). */
-static __u64 current_perf_cgroup(void)
+/* The cgroup perf counts a task's events in (perf_cgroup_from_task()), as an address. */
+static __u64 task_perf_cgroup(struct task_struct *task)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
 	int id = bpf_core_enum_value(enum cgroup_subsys_id, perf_event_cgrp_id);
 
 	return (__u64)BPF_CORE_READ(task, cgroups, subsys[id], cgroup);
+}
+
+static __u64 current_perf_cgroup(void)
+{
+	return task_perf_cgroup(bpf_get_current_task_btf());
 }
 
 /* Whether the cgroup at cgroup_addr is the one of id at level, or below it: perf's match. */
@@ -393,10 +397,9 @@ int on_switch(struct bpf_raw_tracepoint_args *ctx)
 	sl = bpf_map_lookup_elem(&slice_buf, &zero);
 	if (!ret && sl && st->nr_cgroup_slots) {
 		struct task_struct *next = (struct task_struct *)args[2];
-		int id = bpf_core_enum_value(enum cgroup_subsys_id, perf_event_cgrp_id);
 
 		sl->start_tid = BPF_CORE_READ(next, pid);
-		sl->start_cgroup = (__u64)BPF_CORE_READ(next, cgroups, subsys[id], cgroup);
+		sl->start_cgroup = task_perf_cgroup(next);
 	}
 	return ret;
 }

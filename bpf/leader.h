@@ -5,10 +5,10 @@
  * One leader counts one event (or one event group) on every CPU. While a session counts threads
  * (-p, -t, a workload) or cgroups (-G), at each sched_switch it reads this CPU's counters, works
  * out how far they moved since its last reading on this CPU, and adds that slice to every such
- * session whose target the slice belongs to. Sessions counting CPUs (-a, -C) need no work at a switch: they
- * take the difference of prev_readings between their own reads. Once upstream perf's followers
- * may be attached it also leaves the slice of the first event in diff_readings at every switch,
- * as perf's own leader does.
+ * session whose target the slice belongs to. Sessions counting CPUs (-a, -C) need no work at a
+ * switch: they take the difference of prev_readings between their own reads. Once upstream
+ * perf's followers may be attached it also leaves the slice of the first event in diff_readings
+ * at every switch, as perf's own leader does.
  *
  * Maps (names as in the object, user space finds them by name through the program's map ids):
  *   events         PERF_EVENT_ARRAY, key member * nr_cpus + cpu, value perf event fd,
