@@ -6,8 +6,6 @@
  */
 #include "dump.h"
 
-#include <string.h>
-
 static void dump_string(struct feat_cursor *c, const char *label, FILE *out)
 {
 	const char *s;
@@ -36,34 +34,19 @@ static void dump_cmdline(struct feat_cursor *c, FILE *out)
 	fputc('\n', out);
 }
 
-/* Entries of build_id_event: header, pid, 24 bytes of id (the size at byte 20), file name. */
+/* The build ids with a file name (a damaged entry was reported when the file was opened). */
 static void dump_build_ids(struct data_session *s, struct feat_cursor *c, FILE *out)
 {
-	size_t pos = 0;
+	struct data_build_id e;
+	size_t pos = 0, i;
 
-	while (c->size - pos >= 37) {
-		const unsigned char *e = c->data + pos;
-		__u16 size, misc;
-		size_t id_size = 20, i;
-		__s32 pid;
-
-		memcpy(&misc, e + 4, sizeof(misc));
-		memcpy(&size, e + 6, sizeof(size));
-		memcpy(&pid, e + 8, sizeof(pid));
-		if (s->r.swap) {
-			size = __builtin_bswap16(size);
-			misc = __builtin_bswap16(misc);
-			pid = (__s32)__builtin_bswap32((__u32)pid);
-		}
-		if (size < 37 || size > c->size - pos || !memchr(e + 36, '\0', size - 36))
-			return;
-		if (misc & (1 << 15) && e[32] <= 20)
-			id_size = e[32];
+	while (data_build_id_next(&s->r, c, &pos, &e) > 0) {
+		if (!e.filename)
+			continue;
 		fputs("  build id ", out);
-		for (i = 0; i < id_size; i++)
-			fprintf(out, "%02x", e[12 + i]);
-		fprintf(out, " pid %d %s\n", pid, (const char *)e + 36);
-		pos += size;
+		for (i = 0; i < e.id_size; i++)
+			fprintf(out, "%02x", e.id[i]);
+		fprintf(out, " pid %d %s\n", e.pid, e.filename);
 	}
 }
 

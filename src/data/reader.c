@@ -237,6 +237,7 @@ static int read_cut_data(struct perf_data_reader *r)
 static int read_header(struct perf_data_reader *r)
 {
 	struct perf_file_header *h = &r->header;
+	bool features_sound;
 	int err;
 
 	if (r->stream && data_reader_pread(r, 0, h, PIPE_HEADER_SIZE))
@@ -275,8 +276,9 @@ static int read_header(struct perf_data_reader *r)
 		return err;
 	if (r->swap)
 		swap_file_header(h);
-	if (!in_file(r, h->data.offset, h->data.size) ||
-	    (r->partial && !h->data.size && !feature_table_sound(r))) {
+	/* a partial reader looks at the feature table once, quietly: a cut file loses it */
+	features_sound = !r->partial || feature_table_sound(r);
+	if (!in_file(r, h->data.offset, h->data.size) || (!h->data.size && !features_sound)) {
 		err = read_cut_data(r);
 		if (err)
 			return err;
@@ -287,11 +289,13 @@ static int read_header(struct perf_data_reader *r)
 	/* a cut file's feature table went with its end */
 	if (err || r->cut_short)
 		return err;
-	if (r->partial && !feature_table_sound(r)) {
-		data_error(r, r->end, "feature sections past the end of the file at %#llx: the file "
-			   "was cut short; reading its records without them",
-			   (unsigned long long)r->file_size);
-		r->cut_short = true;
+	if (r->partial) {
+		if (!features_sound) {
+			data_error(r, r->end, "feature sections past the end of the file at %#llx: "
+				   "the file was cut short; reading its records without them",
+				   (unsigned long long)r->file_size);
+			r->cut_short = true;
+		}
 		return 0;
 	}
 	return check_feature_table(r);

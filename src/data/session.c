@@ -11,37 +11,53 @@
 /* Messages about single bad records stop after this many; the count is kept. */
 #define MAX_RECORD_MESSAGES 10
 
+int data_build_id_next(const struct perf_data_reader *r, const struct feat_cursor *c,
+		       size_t *pos, struct data_build_id *e)
+{
+	const unsigned char *p = c->data + *pos;
+	struct rec_header h;
+	const char *name;
+
+	if (c->size - *pos < 36)
+		return 0;
+	memcpy(&h, p, sizeof(h));
+	memcpy(&e->pid, p + 8, sizeof(e->pid));
+	if (r->swap) {
+		h.size = __builtin_bswap16(h.size);
+		h.misc = __builtin_bswap16(h.misc);
+		e->pid = (__s32)__builtin_bswap32((__u32)e->pid);
+	}
+	e->size = h.size;
+	if (h.size < 37 || h.size > c->size - *pos)
+		return -EINVAL;
+	e->id = p + 12;
+	e->id_size = 20;
+	/* PERF_RECORD_MISC_BUILD_ID_SIZE: the size byte after the 20 id bytes is valid */
+	if (h.misc & (1 << 15) && p[32] <= 20)
+		e->id_size = p[32];
+	name = (const char *)p + 36;
+	e->filename = memchr(name, '\0', h.size - 36) && name[0] ? name : NULL;
+	*pos += h.size;
+	return 1;
+}
+
 /* HEADER_BUILD_ID: perf_record_header_build_id entries, each a header, pid, id and name. */
 static int read_build_ids(struct data_session *s)
 {
 	struct feat_cursor c;
+	struct data_build_id e;
 	int ret = feat_cursor_load(&s->r, FEAT_BUILD_ID, &c);
 	size_t pos = 0;
 
 	if (ret <= 0)
 		return ret;
-	while (c.size - pos >= 36) {
-		struct rec_header h;
-		const char *name;
-		size_t id_size = 20;
-
-		memcpy(&h, c.data + pos, sizeof(h));
-		if (s->r.swap)
-			h.size = __builtin_bswap16(h.size), h.misc = __builtin_bswap16(h.misc);
-		if (h.size < 37 || h.size > c.size - pos) {
-			ret = data_error(&s->r, c.offset + pos, "build id entry of %u bytes",
-					 h.size);
-			break;
-		}
-		/* PERF_RECORD_MISC_BUILD_ID_SIZE: the size byte after the 20 id bytes is valid */
-		if (h.misc & (1 << 15) && c.data[pos + 32] <= 20)
-			id_size = c.data[pos + 32];
-		name = (const char *)c.data + pos + 36;
-		if (memchr(name, '\0', h.size - 36) && name[0])
-			data_dso_set_build_id(data_dsos_get(&s->machine.dsos, name),
-					      c.data + pos + 12, id_size);
-		pos += h.size;
-	}
+	while ((ret = data_build_id_next(&s->r, &c, &pos, &e)) > 0)
+		if (e.filename)
+			data_dso_set_build_id(data_dsos_get(&s->machine.dsos, e.filename), e.id,
+					      e.id_size);
+	/* the entry that does not fit is where pos stopped */
+	if (ret < 0)
+		ret = data_error(&s->r, c.offset + pos, "build id entry of %u bytes", e.size);
 	feat_cursor_free(&c);
 	return ret;
 }

@@ -40,6 +40,22 @@ struct data_session {
 	void *ctx;
 };
 
+/* One entry of the BUILD_ID feature section. */
+struct data_build_id {
+	__u16 size;		/* of the entry, as its header says */
+	__s32 pid;
+	const unsigned char *id;
+	size_t id_size;
+	const char *filename;	/* NULL when the entry has no terminated, non-empty name */
+};
+
+/*
+ * The entry of BUILD_ID section c at *pos (moved past it): 1, 0 at the section's end, or -EINVAL
+ * (nothing printed) for an entry whose size does not fit.
+ */
+int data_build_id_next(const struct perf_data_reader *r, const struct feat_cursor *c,
+		       size_t *pos, struct data_build_id *e);
+
 /* 0 or -errno (message printed). */
 int data_session_open(struct data_session *s, const char *path);
 /*
