@@ -18,8 +18,7 @@
 struct shared_priv {
 	struct leader_handle leader;
 	__u32 slot;
-	enum leader_filter_type filter;
-	bool per_cpu;			/* -a / -C / -G: counts stay per CPU */
+	enum leader_filter_type filter;	/* but for FILTER_TID (-a, -C, -G), counts stay per CPU */
 	struct bpf_perf_event_value *buf; /* [possible CPUs] */
 	/* -a / -C: raw readings at the last enable, and the sums of enabled periods before it */
 	struct bpf_perf_event_value *base, *saved; /* [member][possible CPUs] */
@@ -129,7 +128,6 @@ static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	if (err)
 		goto fail;
 	p->filter = spec.filter;
-	p->per_cpu = spec.filter != FILTER_TID;
 	p->target = ctx->target;
 	p->key = key;
 	p->buf = xzalloc(p->leader.nr_cpus * sizeof(*p->buf));
@@ -241,7 +239,7 @@ static int shared_read(struct counter *c)
 	if (err)
 		return err;
 	memset(c->counts, 0, c->nr_cpus * c->nr_threads * sizeof(*c->counts));
-	if (p->per_cpu) {
+	if (p->filter != FILTER_TID) {
 		t = p->target;
 		for (i = 0; i < c->nr_cpus; i++) {
 			cpu = t->cpus.cpus[i];

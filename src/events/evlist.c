@@ -194,24 +194,18 @@ int evlist_add_default(struct evlist *evlist, bool system_wide, const struct par
 	struct pmu *hybrid[2];
 	int ret;
 
-	/* perf 6.1 on a hybrid machine: the software events, then these on each hybrid PMU */
-	if (pmu_hybrid_list(pmus, hybrid, 2)) {
-		pmu_set_free(pmus);
-		add_default(evlist, PERF_TYPE_SOFTWARE,
-			    system_wide ? PERF_COUNT_SW_CPU_CLOCK : PERF_COUNT_SW_TASK_CLOCK);
-		add_default(evlist, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES);
-		add_default(evlist, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS);
-		add_default(evlist, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
-		ret = parse_events(evlist, "cycles,instructions,branches,branch-misses", ctx, &err);
-		parse_events_error_free(&err);
-		return ret;
-	}
-
 	add_default(evlist, PERF_TYPE_SOFTWARE,
 		    system_wide ? PERF_COUNT_SW_CPU_CLOCK : PERF_COUNT_SW_TASK_CLOCK);
 	add_default(evlist, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES);
 	add_default(evlist, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS);
 	add_default(evlist, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	/* perf 6.1 on a hybrid machine: these on each hybrid PMU */
+	if (pmu_hybrid_list(pmus, hybrid, 2)) {
+		pmu_set_free(pmus);
+		ret = parse_events(evlist, "cycles,instructions,branches,branch-misses", ctx, &err);
+		parse_events_error_free(&err);
+		return ret;
+	}
 	add_default(evlist, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 	if (cpu_pmu_has_event(pmus, "stalled-cycles-frontend"))
 		add_default(evlist, PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND);

@@ -33,18 +33,40 @@ void hybrid_uniquify_names(struct evlist *evlist)
 	}
 }
 
+static bool cpu_in_map(const struct cpu_map *map, int cpu)
+{
+	int i;
+
+	for (i = 0; i < map->nr; i++)
+		if (map->cpus[i] == cpu)
+			return true;
+	return false;
+}
+
 bool hybrid_counts_on_cpu(const struct evsel *e, int cpu)
 {
 	struct cpu_map pmu_cpus;
-	bool found = false;
-	int i;
+	bool found;
 
 	if (!e->hybrid || !e->cpumask || cpu < 0 || cpu_map_parse(&pmu_cpus, e->cpumask))
 		return true;
-	for (i = 0; i < pmu_cpus.nr && !found; i++)
-		found = pmu_cpus.cpus[i] == cpu;
+	found = cpu_in_map(&pmu_cpus, cpu);
 	cpu_map_free(&pmu_cpus);
 	return found;
+}
+
+/* -A: no line for a hybrid copy on a CPU of another PMU. */
+static void hide_other_cpus(const struct evsel *e, const struct aggr_id *ids, int nr_aggr,
+			    struct counter_value *row)
+{
+	struct cpu_map pmu_cpus;
+	int a;
+
+	if (!e->cpumask || cpu_map_parse(&pmu_cpus, e->cpumask))
+		return;
+	for (a = 0; a < nr_aggr; a++)
+		row[a].absent |= ids[a].cpu >= 0 && !cpu_in_map(&pmu_cpus, ids[a].cpu);
+	cpu_map_free(&pmu_cpus);
 }
 
 /* Folds a copy's line into another's: -A's CPU lines are there if either copy counts there. */
@@ -71,29 +93,25 @@ static bool hybrid_alias(const struct evsel *a, const struct evsel *b)
 void hybrid_fix_values(const struct evlist *evlist, const struct aggr_id *ids, int nr_aggr,
 		       enum aggr_mode mode, bool merge, struct counter_value *values)
 {
-	bool *merged = xzalloc(evlist->nr * sizeof(*merged));
-	int i, k, a;
+	bool *merged;
+	int i, k;
 
+	if (mode == AGGR_NONE)
+		for (i = 0; i < evlist->nr; i++)
+			if (evlist->entries[i].hybrid)
+				hide_other_cpus(&evlist->entries[i], ids, nr_aggr,
+						&values[i * nr_aggr]);
+	if (!merge)
+		return;
+	merged = xzalloc(evlist->nr * sizeof(*merged));
 	for (i = 0; i < evlist->nr; i++) {
-		const struct evsel *e = &evlist->entries[i];
-		struct counter_value *row = &values[i * nr_aggr];
-
-		if (!e->hybrid)
-			continue;
-		if (mode == AGGR_NONE)
-			for (a = 0; a < nr_aggr; a++)
-				row[a].absent |= !hybrid_counts_on_cpu(e, ids[a].cpu);
-		if (!merge || merged[i])
+		if (!evlist->entries[i].hybrid || merged[i])
 			continue;
 		for (k = i + 1; k < evlist->nr; k++) {
-			if (merged[k] || !hybrid_alias(e, &evlist->entries[k]))
+			if (merged[k] || !hybrid_alias(&evlist->entries[i], &evlist->entries[k]))
 				continue;
 			merged[k] = true;
-			if (mode == AGGR_NONE)
-				for (a = 0; a < nr_aggr; a++)
-					values[k * nr_aggr + a].absent |=
-						!hybrid_counts_on_cpu(&evlist->entries[k], ids[a].cpu);
-			add_row(row, &values[k * nr_aggr], nr_aggr);
+			add_row(&values[i * nr_aggr], &values[k * nr_aggr], nr_aggr);
 		}
 	}
 	free(merged);
