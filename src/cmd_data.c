@@ -24,6 +24,7 @@ struct data_cmd {
 	enum data_mode mode;
 	const char *input;
 	const char *outdir;
+	const char *kallsyms;	/* NULL: /proc/kallsyms */
 	bool show_nr_samples;
 	bool quiet;
 	struct data_hists hists;
@@ -34,10 +35,11 @@ static void usage(void)
 {
 	fprintf(stderr, "\n usage: bperf data dump [-i FILE]\n"
 			"    or: bperf data csv [-i FILE] [-o DIR]\n"
-			"    or: bperf data top [-i FILE] [-n] [-q]\n\n"
+			"    or: bperf data top [-i FILE] [-n] [-q] [--kallsyms FILE]\n\n"
 			"    -i, --input <file>    input file name (default perf.data)\n"
 			"    -o, --output <dir>    csv: where the four tables go (default .)\n"
 			"    -n, --show-nr-samples top: show the number of samples\n"
+			"        --kallsyms <file> kernel symbols (default /proc/kallsyms)\n"
 			"    -q, --quiet           no warnings about missing binaries\n\n");
 }
 
@@ -176,6 +178,10 @@ static int parse_args(struct data_cmd *cmd, int argc, const char **argv)
 			cmd->outdir = a + 9;
 		else if (!strcmp(a, "-n") || !strcmp(a, "--show-nr-samples"))
 			cmd->show_nr_samples = true;
+		else if (!strcmp(a, "--kallsyms") && i + 1 < argc)
+			cmd->kallsyms = argv[++i];
+		else if (!strncmp(a, "--kallsyms=", 11))
+			cmd->kallsyms = a + 11;
 		else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
 			cmd->quiet = true;
 		else
@@ -208,6 +214,8 @@ int cmd_data(int argc, const char **argv)
 	s.ctx = &cmd;
 	s.resolve = cmd.mode != DATA_DUMP;
 	s.machine.dsos.quiet = cmd.quiet;
+	if (cmd.kallsyms)
+		s.machine.dsos.kallsyms_path = cmd.kallsyms;
 	data_hists_init(&cmd.hists, s.r.nr_attrs);
 	if (cmd.mode == DATA_DUMP)
 		data_dump_header(&s, cmd.out);

@@ -46,7 +46,8 @@ struct data_dsos {
 	struct data_dso **dsos;
 	size_t nr;
 	struct data_dso *kernel;	/* [kernel.kallsyms] */
-	const char *kallsyms_path;	/* /proc/kallsyms unless a test says otherwise */
+	const char *kallsyms_path;	/* /proc/kallsyms, or bperf data --kallsyms */
+	__u64 kernel_text;		/* _text as the recording saw it (KASLR), 0 if unknown */
 	bool quiet;			/* no warnings about missing binaries */
 };
 

@@ -71,6 +71,25 @@ static void dump_sample_id(const struct data_sample_id *sid, FILE *out)
 		fprintf(out, " cpu %u", sid->cpu);
 }
 
+/* PERF_SAMPLE_RAW's bytes (a tracepoint's fields) as perf -D shows a record: hex, then text */
+static void dump_raw(const unsigned char *raw, __u32 size, FILE *out)
+{
+	__u32 line, i;
+
+	for (line = 0; line < size; line += 16) {
+		fprintf(out, "..... raw %04x: ", line);
+		for (i = line; i < line + 16; i++)
+			if (i < size)
+				fprintf(out, " %02x", raw[i]);
+			else
+				fputs("   ", out);
+		fputs("  ", out);
+		for (i = line; i < line + 16 && i < size; i++)
+			fputc(raw[i] >= 0x20 && raw[i] < 0x7f ? raw[i] : '.', out);
+		fputc('\n', out);
+	}
+}
+
 static void dump_sample(struct data_session *s, const struct data_record *rec, FILE *out)
 {
 	struct data_sample smp;
@@ -101,6 +120,8 @@ static void dump_sample(struct data_session *s, const struct data_record *rec, F
 			fprintf(out, "..... %2llu: %016llx\n", (unsigned long long)i,
 				(unsigned long long)data_word(smp.callchain, i));
 	}
+	if (smp.raw)
+		dump_raw(smp.raw, smp.raw_size, out);
 }
 
 void data_dump_record(struct data_session *s, const struct data_record *rec, FILE *out)

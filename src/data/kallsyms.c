@@ -16,12 +16,29 @@ static bool wanted_type(char type)
 	return type == 'T' || type == 'W' || type == 'D' || type == 'B';
 }
 
+/*
+ * A recording from another boot (KASLR): the kernel's own functions (not modules, which load
+ * anywhere) move by the difference between its _text then and now, as perf's do.
+ */
+static void relocate_kernel(struct data_dso *kernel, __u64 text_then, __u64 text_now)
+{
+	__u64 delta = text_then - text_now;
+	size_t i;
+
+	if (!text_then || !text_now || !delta)
+		return;
+	for (i = 0; i < kernel->nr_syms; i++)
+		if (!kernel->syms[i].module)
+			kernel->syms[i].start += delta;
+}
+
 int dso_load_kallsyms(struct data_dsos *d, struct data_dso *kernel)
 {
 	FILE *f = fopen(d->kallsyms_path, "re");
 	size_t cap = 0, i;
 	char line[512];
 	bool all_zero = true;
+	__u64 text = 0;
 
 	if (!f) {
 		int err = -errno;
@@ -40,6 +57,8 @@ int dso_load_kallsyms(struct data_dsos *d, struct data_dso *kernel)
 		    !wanted_type(type))
 			continue;
 		all_zero &= !addr;
+		if (!module[0] && (!strcmp(name, "_text") || (!text && !strcmp(name, "_stext"))))
+			text = addr;
 		if (kernel->nr_syms == cap) {
 			cap = cap ? 2 * cap : 65536;
 			kernel->syms = xrealloc(kernel->syms, cap * sizeof(*kernel->syms));
@@ -70,6 +89,7 @@ int dso_load_kallsyms(struct data_dsos *d, struct data_dso *kernel)
 		kernel->nr_syms = 0;
 		return -EPERM;
 	}
+	relocate_kernel(kernel, d->kernel_text, text);
 	dso_fixup_symbols(kernel, true);
 	return 0;
 }

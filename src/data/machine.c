@@ -194,8 +194,16 @@ void data_machine_mmap(struct data_machine *m, __u32 pid, __u64 start, __u64 len
 	struct data_dso *dso;
 	size_t i;
 
-	/* the kernel's and its modules' (pid -1): kallsyms places kernel samples */
-	if (pid == (__u32)-1 || !len || start + len < start)
+	/*
+	 * The kernel's and its modules' (pid -1): kallsyms places kernel samples, moved by how far
+	 * the kernel's _text (the kernel map's pgoff, as perf writes it) lay elsewhere then.
+	 */
+	if (pid == (__u32)-1) {
+		if (!strncmp(filename, "[kernel.kallsyms]", 17))
+			m->dsos.kernel_text = pgoff;
+		return;
+	}
+	if (!len || start + len < start)
 		return;
 	p = data_machine_process(m, pid);
 	dso = data_dsos_get(&m->dsos, filename);

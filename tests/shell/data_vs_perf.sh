@@ -6,8 +6,11 @@
 # `perf report --stdio --sort dso,sym -n --no-children` with the same samples and percentages
 # (for -a, the kernel's and the workload's; other binaries may need C++ names bperf does not
 # make), foo@plt in a dynamic binary's PLT and [vdso]'s functions from perf's build-id cache,
-# stat.csv has perf report -D's record counts, and a damaged file gives a message, the samples
-# before the damage and exit 255 (a file cut short, or never finished by perf record, too).
+# stat.csv has perf report -D's record counts, a binary gone or replaced since the recording
+# leaves its samples as addresses, dump's raw data are perf -D's bytes, kallsyms of another
+# boot (--kallsyms) is moved to the recording's kernel as perf moves it, and a damaged file
+# gives a message, the samples before the damage and exit 255 (a file cut short, or never
+# finished by perf record, too).
 . "$(dirname "$0")/../lib.sh"
 cd "$REPO_TOP" || exit 1
 require_root
@@ -115,6 +118,43 @@ grep -q '] strlen@plt$' "$tmp/plt.perf" || fail "plt: no samples in strlen@plt"
 compare_top vdso '\|\[vdso\]\|'
 grep -q '] __vdso_clock_gettime$' "$tmp/vdso.perf" || fail "vdso: no samples in [vdso]"
 
+# A binary gone at report time (and not in perf's build-id cache), or replaced by another build:
+# perf and bperf show its samples as addresses in it; bperf says why on stderr.
+mkdir -p "$tmp/home" "$tmp/bin"
+for how in gone replaced; do
+	cp "$tmp/pltloop" "$tmp/bin/$how"
+	HOME=$tmp/home record "$how" -e cpu-clock -- "$tmp/bin/$how" 30000000
+	rm -rf "$tmp/home/.debug" "$tmp/bin/$how"
+	[ "$how" = replaced ] && cp "$WORKLOADS/sleeper" "$tmp/bin/$how"
+	HOME=$tmp/home compare_top "$how" "\\|$how\\|"
+	grep -q "|$how|\\[\\.\\] 0x0000" "$tmp/$how.bperf" || fail "$how: no address in $how"
+	HOME=$tmp/home "$BPERF" data top -i "$tmp/$how.data" 2>&1 >/dev/null |
+		grep -q "^bperf: $tmp/bin/$how: .*its samples stay unresolved" ||
+		fail "$how: no message about the binary"
+done
+
+# A recording from another boot: kallsyms with the kernel elsewhere (KASLR moves _text and every
+# function of the kernel proper, not modules). bperf data --kallsyms moves them back as
+# perf report --kallsyms does, so the functions are those of the real kallsyms.
+python3 - >"$tmp/moved.kallsyms" <<'PYEOF'
+import sys
+for line in open('/proc/kallsyms'):
+    f = line.split()
+    if len(f) == 3:
+        f[0] = '%016x' % (int(f[0], 16) + 0x2000000)
+        line = ' '.join(f) + '\n'
+    sys.stdout.write(line)
+PYEOF
+"$PERF" report -i "$tmp/system.data" --kallsyms="$tmp/moved.kallsyms" --stdio --sort dso,sym -n \
+	--no-children 2>/dev/null | perf_lines | grep '|\[kernel\.kallsyms\]|' >"$tmp/moved.perf"
+"$BPERF" data top -q -n -i "$tmp/system.data" --kallsyms "$tmp/moved.kallsyms" | perf_lines |
+	grep '|\[kernel\.kallsyms\]|' >"$tmp/moved.bperf"
+grep '|\[kernel\.kallsyms\]|' "$tmp/system.perf" >"$tmp/unmoved.perf"
+[ -s "$tmp/unmoved.perf" ] || fail "system: no kernel functions"
+diff -u "$tmp/unmoved.perf" "$tmp/moved.perf" || fail "perf report --kallsyms: not moved back"
+diff -u "$tmp/moved.perf" "$tmp/moved.bperf" || fail "--kallsyms: kernel functions differ"
+echo "moved kernel: $(wc -l <"$tmp/moved.bperf") kernel functions as with the real kallsyms"
+
 # bperf data dump decodes the feature sections: the lines perf report --header-only prints for
 # them, label for label, and the build ids perf buildid-list lists.
 header_lines() {
@@ -133,6 +173,42 @@ diff -u "$tmp/hdr.perf" "$tmp/hdr.bperf" || fail "dump: feature sections differ 
 diff -u "$tmp/bid.perf" "$tmp/bid.bperf" || fail "dump: build ids differ from perf buildid-list"
 echo "dump: $(grep -c . "$tmp/hdr.bperf") header lines and $(grep -c . "$tmp/bid.bperf")" \
 	"build ids as perf prints them"
+
+# dump prints each sample's raw data (a tracepoint's fields): the bytes perf report -D shows at
+# the end of the same record, after the u32 that gives their size.
+record tp -a -e sched:sched_switch -- sleep 0.05
+"$PERF" report -D -i "$tmp/tp.data" >"$tmp/tp.perf" 2>/dev/null
+"$BPERF" data dump -i "$tmp/tp.data" >"$tmp/tp.bperf" || fail "tp: bperf data dump failed"
+python3 - "$tmp/tp.perf" "$tmp/tp.bperf" <<'PYEOF' || fail "tp: raw data differs from perf -D"
+import re, struct, sys
+records, offset = {}, None
+for line in open(sys.argv[1]):
+    m = re.match(r'(0x[0-9a-f]+)@', line)
+    if m:
+        offset = int(m.group(1), 16)
+        records[offset] = b''
+    m = re.match(r'\.  [0-9a-f]{4}:  ((?:[0-9a-f]{2} )+)', line)
+    if m and offset is not None:
+        records[offset] += bytes.fromhex(m.group(1))
+raws, offset = {}, None
+for line in open(sys.argv[2]):
+    m = re.match(r'(0x[0-9a-f]+) \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE .* raw (\d+) bytes', line)
+    if m:
+        offset = int(m.group(1), 16)
+        raws[offset] = b''
+    elif line.startswith('..... raw ') and offset is not None:
+        raws[offset] += bytes.fromhex(line[16:16 + 48].strip())
+    else:
+        offset = None
+if not raws:
+    sys.exit('no raw data in the dump')
+for offset, raw in raws.items():
+    rec = records.get(offset, b'')
+    at = rec.find(struct.pack('<I', len(raw)) + raw)
+    if at < 0:
+        sys.exit('%#x: raw %s not in perf record %s' % (offset, raw.hex(), rec.hex()))
+print('tp: raw data of %d samples as perf -D shows them' % len(raws))
+PYEOF
 
 # samples_of FILE: "event samples" for each event section of bperf data top's output
 samples_of() {
