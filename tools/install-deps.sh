@@ -7,7 +7,7 @@
 set -euo pipefail
 
 PACKAGES=(
-	clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config make gcc libc6-dev
+	clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config make gcc g++ libc6-dev
 	linux-perf locales
 	libclang-rt-14-dev	# libFuzzer and the sanitizer runtimes of Debian 12's clang 14 (make fuzz)
 	qemu-system-x86 busybox-static cpio

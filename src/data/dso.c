@@ -33,6 +33,7 @@ void data_dsos_free(struct data_dsos *d)
 	for (i = 0; i < d->nr; i++)
 		dso_free(d->dsos[i]);
 	free(d->dsos);
+	dso_demangler_close(d);
 	memset(d, 0, sizeof(*d));
 }
 

@@ -49,6 +49,9 @@ struct data_dsos {
 	const char *kallsyms_path;	/* /proc/kallsyms, or bperf data --kallsyms */
 	__u64 kernel_text;		/* _text as the recording saw it (KASLR), 0 if unknown */
 	bool quiet;			/* no warnings about missing binaries */
+	/* demangle.c: libstdc++'s __cxa_demangle, looked for once */
+	void *libstdcxx, *cxa_demangle;
+	bool demangler_tried;
 };
 
 void data_dsos_init(struct data_dsos *d);
@@ -65,9 +68,12 @@ __u64 data_dso_offset_to_addr(struct data_dsos *d, struct data_dso *dso, __u64 o
 /* dso_elf.c and kallsyms.c: 0, or -errno when the symbols are not there. */
 int dso_load_elf(struct data_dsos *d, struct data_dso *dso);
 int dso_load_kallsyms(struct data_dsos *d, struct data_dso *kernel);
+/* demangle.c: a symbol's name as perf report shows it (C++ names demangled), allocated */
+char *dso_symbol_name(struct data_dsos *d, const char *elf_name);
+void dso_demangler_close(struct data_dsos *d);
 struct Elf;
 /* dso_plt.c: appends elf's "foo@plt" entries to dso->syms; how many, or -errno. */
-int dso_add_plt_symbols(struct Elf *elf, struct data_dso *dso);
+int dso_add_plt_symbols(struct data_dsos *d, struct Elf *elf, struct data_dso *dso);
 /*
  * Sorts dso->syms, keeps one of the aliases at an address and gives the symbols without a
  * size the room up to the next. kallsyms: sizes first (perf's order there), so that of

@@ -53,7 +53,7 @@ static char binding(const GElf_Sym *sym)
 	return b == STB_WEAK ? 'w' : b == STB_GLOBAL ? 'g' : 'l';
 }
 
-static void read_symbols(Elf *elf, Elf_Scn *scn, struct data_dso *dso)
+static void read_symbols(struct data_dsos *d, Elf *elf, Elf_Scn *scn, struct data_dso *dso)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	GElf_Shdr shdr;
@@ -76,7 +76,7 @@ static void read_symbols(Elf *elf, Elf_Scn *scn, struct data_dso *dso)
 		s = &dso->syms[dso->nr_syms];
 		s->start = sym.st_value;
 		s->end = sym.st_value + sym.st_size;
-		s->name = xstrdup(name);
+		s->name = dso_symbol_name(d, name);
 		s->seq = dso->nr_syms++;
 		s->binding = binding(&sym);
 	}
@@ -155,7 +155,7 @@ static Elf_Scn *find_section(Elf *elf, Elf64_Word t)
  * Distributions strip binaries and ship the symbols apart (Debian's -dbg and -dbgsym
  * packages): perf takes .symtab from /usr/lib/debug by build id or by path when there.
  */
-static bool load_debug_symbols(struct data_dso *dso, Elf *binary)
+static bool load_debug_symbols(struct data_dsos *d, struct data_dso *dso, Elf *binary)
 {
 	unsigned char id[DSO_BUILD_ID_MAX];
 	size_t n = elf_build_id(binary, id), i;
@@ -173,7 +173,7 @@ static bool load_debug_symbols(struct data_dso *dso, Elf *binary)
 		Elf_Scn *symtab = elf ? find_section(elf, SHT_SYMTAB) : NULL;
 
 		if (symtab) {
-			read_symbols(elf, symtab, dso);
+			read_symbols(d, elf, symtab, dso);
 			found = true;
 		}
 		if (elf)
@@ -213,14 +213,14 @@ int dso_load_elf(struct data_dsos *d, struct data_dso *dso)
 	dynsym = find_section(elf, SHT_DYNSYM);
 	read_segments(elf, dso);
 	if (symtab)
-		read_symbols(elf, symtab, dso);
-	else if (!load_debug_symbols(dso, elf) && dynsym)
-		read_symbols(elf, dynsym, dso);
+		read_symbols(d, elf, symtab, dso);
+	else if (!load_debug_symbols(d, dso, elf) && dynsym)
+		read_symbols(d, elf, dynsym, dso);
 	/*
 	 * As perf, only for binaries with functions, and after the others' sizes are set: a
 	 * sizeless one before the PLT (_init) keeps its room, where the entries come first.
 	 */
-	if (dso->nr_syms && dso_add_plt_symbols(elf, dso) > 0)
+	if (dso->nr_syms && dso_add_plt_symbols(d, elf, dso) > 0)
 		dso_fixup_symbols(dso, false);
 	elf_end(elf);
 	close(fd);

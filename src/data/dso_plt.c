@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../common.h"
@@ -49,7 +50,7 @@ static bool reloc_symbol(Elf_Data *data, bool rela, size_t i, size_t *sym)
 	return true;
 }
 
-int dso_add_plt_symbols(Elf *elf, struct data_dso *dso)
+int dso_add_plt_symbols(struct data_dsos *d, Elf *elf, struct data_dso *dso)
 {
 	GElf_Shdr rel_sh, plt_sh, sec_sh, dyn_sh;
 	Elf_Scn *rel, *dynsym;
@@ -108,6 +109,7 @@ int dso_add_plt_symbols(Elf *elf, struct data_dso *dso)
 	for (i = 0; i < n; i++, addr += entry) {
 		struct data_symbol *s;
 		const char *name;
+		char *demangled;
 		GElf_Sym sym;
 
 		if (!reloc_symbol(rel_data, rela, i, &symidx) ||
@@ -118,7 +120,9 @@ int dso_add_plt_symbols(Elf *elf, struct data_dso *dso)
 		memset(s, 0, sizeof(*s));
 		s->start = addr;
 		s->end = addr + entry;
-		s->name = xasprintf("%s@plt", name ? name : "");
+		demangled = dso_symbol_name(d, name ? name : "");
+		s->name = xasprintf("%s@plt", demangled);
+		free(demangled);
 		s->seq = dso->nr_syms++;
 		s->binding = 'g';
 		added++;

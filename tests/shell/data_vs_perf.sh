@@ -4,8 +4,8 @@
 # bperf data against perf 6.1 on files that `perf record` writes (one and several events, with
 # and without -g, a forked child, threads, -a): `bperf data top -n` lists the functions of
 # `perf report --stdio --sort dso,sym -n --no-children` with the same samples and percentages
-# (for -a, the kernel's and the workload's; other binaries may need C++ names bperf does not
-# make), foo@plt in a dynamic binary's PLT and [vdso]'s functions from perf's build-id cache,
+# (for -a, the kernel's and the workload's), C++ functions demangled as perf shows them, foo@plt
+# in a dynamic binary's PLT and [vdso]'s functions from perf's build-id cache,
 # stat.csv has perf report -D's record counts, a binary gone or replaced since the recording
 # leaves its samples as addresses, dump's raw data are perf -D's bytes, kallsyms of another
 # boot (--kallsyms) is moved to the recording's kernel as perf moves it, and a damaged file
@@ -99,6 +99,60 @@ int main(int argc, char **argv)
 EOF
 gcc -O0 -o "$tmp/pltloop" "$tmp/pltloop.c" || skip "needs gcc"
 
+# C++ (when g++ is there): perf's demangled names, without parameters, qualifiers or a
+# template function's return type
+cat >"$tmp/cxxloop.cc" <<'EOF'
+// C++ names perf demangles: namespaces, methods (const), templates with return types,
+// operators, a lambda, an anonymous namespace and calls through the PLT into libstdc++.
+#include <cstdlib>
+#include <string>
+
+static volatile unsigned long sink;
+
+static inline __attribute__((always_inline)) void spin(long n)
+{
+	for (long i = 0; i < n; i++)
+		sink += i;
+}
+
+namespace shapes {
+struct Box {
+	long w;
+	__attribute__((noinline)) long area(long n) const { spin(n); return w; }
+	__attribute__((noinline)) bool operator<(const Box &o) const { spin(o.w); return w < o.w; }
+	__attribute__((noinline)) long operator()(long n) { spin(n); return n; }
+};
+template <typename T> __attribute__((noinline)) T twice(T n) { spin(n); return n * 2; }
+} // namespace shapes
+
+namespace {
+__attribute__((noinline)) void hidden(long n) { spin(n); }
+} // namespace
+
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? atol(argv[1]) : 1000;
+	shapes::Box a{200000}, b{300000};
+	auto lambda = [](long k) __attribute__((noinline)) { spin(k); return k; };
+	std::string s;
+
+	for (long i = 0; i < n; i++) {
+		a.area(200000);
+		(void)(a < b);
+		a(200000);
+		shapes::twice<long>(200000);
+		shapes::twice<int>(200000);
+		hidden(200000);
+		lambda(200000);
+		s = std::to_string(i);
+		s += "x";
+	}
+	return s.empty();
+}
+EOF
+have_cxx=
+g++ -O1 -o "$tmp/cxxloop" "$tmp/cxxloop.cc" && have_cxx=1
+
 record plt -e cpu-clock -- "$tmp/pltloop" 30000000
 record vdso -e cpu-clock -- "$tmp/pltloop" 5000000 vdso
 record one -e cpu-clock -- "$WORKLOADS/pagetouch" 3000
@@ -113,6 +167,16 @@ for name in one two_g child threads; do
 done
 compare_top system '\|(\[kernel\.kallsyms\]|pagetouch)\|'
 compare_stat system
+if [ -n "$have_cxx" ]; then
+	record cxx -e cpu-clock -- "$tmp/cxxloop" 300
+	compare_top cxx '\|cxxloop\|'
+	for f in 'shapes::Box::operator<' '(anonymous namespace)::hidden' 'shapes::twice<int>' \
+		 'main::{lambda(long)#1}::operator()'; do
+		grep -qF "] $f" "$tmp/cxx.perf" || fail "cxx: perf shows no $f"
+	done
+else
+	echo "cxx: no g++, C++ names not checked"
+fi
 compare_top plt '\|pltloop\|'
 grep -q '] strlen@plt$' "$tmp/plt.perf" || fail "plt: no samples in strlen@plt"
 compare_top vdso '\|\[vdso\]\|'
