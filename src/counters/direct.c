@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "../common.h"
-#include "../stat/hybrid.h"
+#include "../stat/pmu_merge.h"
 
 struct direct_priv {
 	int *fds;	/* [cpu_idx * nr_threads + thread_idx], -1 when not open */
@@ -82,8 +82,8 @@ static int try_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	unsigned long flags = ctx->no_cloexec ? 0 : PERF_FLAG_FD_CLOEXEC;
 	int t;
 
-	/* a hybrid PMU's copy of an event is opened on that PMU's CPUs only */
-	if (!hybrid_counts_on_cpu(c->evsel, cpu))
+	/* a hybrid copy or an uncore event is opened on its PMU's CPUs only */
+	if (!evsel_counts_on_cpu(c->evsel, cpu))
 		return 0;
 	if (ctx->verbose >= 2) {
 		fprintf(ctx->log, "%s\n", dash_line);

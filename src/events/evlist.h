@@ -48,6 +48,9 @@ struct evsel {
 	bool requires_cpu;   /* the PMU has a cpumask (uncore-like): opened per CPU only */
 	char *cpumask;	     /* PMU cpumask from sysfs, NULL if none */
 	bool hybrid;	     /* one of a hardware event's copies, one per hybrid PMU (pmu_name) */
+	bool sysfs_pmu;	     /* made from a sysfs PMU's terms or alias (perf's evsel->pmu_name) */
+	bool auto_merge;     /* one of the PMUs a "pmu/.../" glob or an alias matched */
+	bool name_given;     /* name=... term: the name stays as given */
 	bool in_group;	     /* in a group of more than one event: read_format gets ID|GROUP */
 	bool exclude_GH;     /* a G or H modifier was given */
 	bool sample_read;    /* :S */

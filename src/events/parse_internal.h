@@ -69,6 +69,7 @@ struct parse_state {
 	struct evsel *evsels;	/* events made so far (idx local to this call) */
 	int nr;
 	int base_idx;		/* evlist->nr: the first new evsel's idx */
+	bool auto_merge;	/* PMU events now made are instances a glob or alias matched */
 };
 
 /* Records an error the way perf's parse_events_error__handle does (str and help are taken). */

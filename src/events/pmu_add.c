@@ -158,6 +158,8 @@ static struct evsel *new_pmu_evsel(struct parse_state *state, const struct pmu *
 	free(e->pmu_name);
 	e->pmu_name = xstrdup(pmu->name);
 	e->requires_cpu = pmu->is_uncore;
+	e->sysfs_pmu = true;
+	e->auto_merge = state->auto_merge;
 	e->cpumask = pmu->cpumask ? xstrdup(pmu->cpumask) : NULL;
 	/* cpu_core/.../: counted on that PMU's CPUs, as the hybrid copies of legacy events */
 	e->hybrid = pmu_is_hybrid(pmu);
@@ -214,6 +216,7 @@ static int add_pmu(struct parse_state *state, const char *pmu_name, const struct
 		if (config_sysfs_term(state, pmu, &attr, &terms.terms[i]))
 			goto fail;
 	e = new_pmu_evsel(state, pmu, &attr, name);
+	e->name_given = name != NULL;
 	e->percore = percore;
 	e->unit = xstrdup(info.unit);
 	e->unit_owned = true;
@@ -263,6 +266,7 @@ int add_pmu_glob(struct parse_state *state, const char *name, struct term_list *
 		return 0;
 	pattern = xasprintf("%s*", name);
 	pmu_scan_all(state->pmus);
+	state->auto_merge = true;
 	for (int i = 0; i < state->pmus->nr; i++) {
 		const char *pname = state->pmus->list[i]->name;
 
@@ -274,6 +278,7 @@ int add_pmu_glob(struct parse_state *state, const char *name, struct term_list *
 		if (!add_pmu(state, state->pmus->list[i]->name, terms))
 			ok++;
 	}
+	state->auto_merge = false;
 	free(pattern);
 	return ok ? 0 : -EINVAL;
 }
@@ -291,6 +296,7 @@ int add_multi_pmu_alias(struct parse_state *state, const char *alias, struct ter
 	term_list_copy(&all, terms);
 	term_list_add(&all, &t);
 	pmu_scan_all(state->pmus);
+	state->auto_merge = true;
 	for (int i = 0; i < state->pmus->nr; i++) {
 		const struct pmu *pmu = state->pmus->list[i];
 
@@ -305,6 +311,7 @@ int add_multi_pmu_alias(struct parse_state *state, const char *alias, struct ter
 			}
 		}
 	}
+	state->auto_merge = false;
 	term_list_free(&all);
 	return ok ? 0 : -1;
 }

@@ -19,7 +19,7 @@
 #include "aggregate.h"
 #include "control_cmd.h"
 #include "hooks.h"
-#include "hybrid.h"
+#include "pmu_merge.h"
 #include "metric_events.h"
 #include "options.h"
 #include "percore.h"
@@ -34,6 +34,7 @@
 struct stat_run {
 	struct stat_options opts;
 	struct output_config out;
+	struct merge_opts merge;	/* how events on several PMUs print */
 	bool close_out;
 	sigset_t sigs;		/* signals taken synchronously with sigtimedwait */
 	int sig_fd;		/* --control: a signalfd of sigs, polled with the control fd */
@@ -203,8 +204,7 @@ static void aggregate_for_print(struct stat_run *r, const struct raw_count *cons
 				r->cpu_aggr, r->opts.scale, out);
 	if (r->opts.aggr_mode == AGGR_NONE)
 		percore_sum(s->evlist, r->aggr, r->nr_aggr, r->opts.percore_show_thread, out);
-	hybrid_fix_values(s->evlist, r->aggr, r->nr_aggr, r->opts.aggr_mode, r->opts.hybrid_merge,
-			  out);
+	pmu_merge_values(s->evlist, r->aggr, r->nr_aggr, r->opts.aggr_mode, &r->merge, out);
 }
 
 static void save_prev(struct stat_run *r)
@@ -666,8 +666,10 @@ int cmd_stat(int argc, const char **argv)
 	err = stat_options_expand_cgroups(&r->opts);
 	if (err)
 		goto out;
-	if (!r->opts.hybrid_merge)
-		hybrid_uniquify_names(&r->opts.evlist);
+	r->merge = (struct merge_opts){ .hybrid_merge = r->opts.hybrid_merge,
+					.no_merge = r->opts.no_merge,
+					.user_cpus = r->opts.cpu_list != NULL };
+	pmu_merge_prepare(&r->opts.evlist, &r->merge);
 	if (r->opts.bpf_prog) {
 		err = open_bpf_progs(r);
 		if (err)

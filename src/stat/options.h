@@ -43,7 +43,7 @@ struct stat_options {
 	bool no_aggr;
 	bool scale;		/* --no-scale clears it */
 	bool percore_show_thread;	/* percore events: per-CPU lines with the core's sum */
-	bool no_merge;		/* accepted: bperf never merges events of different PMUs */
+	bool no_merge;		/* a line per uncore PMU instance an event matched */
 	bool hybrid_merge;	/* one line per hybrid event, the PMUs' counts summed */
 	char *cputype_pmu;	/* --cputype: "cpu_atom", ..., or NULL */
 
