@@ -20,7 +20,7 @@ fail() {
 
 skip() {
 	echo "$*"
-	exit 2
+	exit 77
 }
 
 # least_count CMD...: runs CMD, which prints one count, three times and prints the least. A

@@ -8,7 +8,8 @@
 #
 #	tests/run.sh [PATTERN...]	only tests whose name (unit/test_x, shell/x) contains a PATTERN
 #
-# Unit tests skip with exit 77, shell tests with exit 2; the last output line is the reason.
+# Tests skip with exit 77 (a shell syntax error exits 2: a failure); the last output line is the
+# reason.
 # Shell tests get BPERF, PERF and WORKLOADS in the environment and run from the repo top.
 # Most tests need root. TEST_TIMEOUT (seconds, default 300) bounds each test.
 set -uo pipefail
@@ -84,7 +85,7 @@ for script in tests/shell/*.sh; do
 	name=shell/$(basename "$script" .sh)
 	selected "$name" || continue
 	timeout "$timeout_s" bash "$script" >"$log" 2>&1 </dev/null
-	report "$name" $? 2
+	report "$name" $? 77
 done
 
 echo "$passed passed, $failed failed, $skipped skipped"

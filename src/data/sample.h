@@ -27,6 +27,7 @@ enum perf_sample_record_type {
 	REC_LOST_SAMPLES = 13,
 	REC_KSYMBOL = 17,
 	REC_FINISHED_ROUND = 68,
+	REC_COMPRESSED = 81,	/* perf record -z: zstd frames of records */
 	REC_TYPE_MAX = 128,
 };
 

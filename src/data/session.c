@@ -222,6 +222,14 @@ int data_session_run(struct data_session *s)
 		ret = -EINVAL;
 	if (s->bad_records > MAX_RECORD_MESSAGES)
 		pr_err("bperf: %s: %d bad records left out", s->r.path, s->bad_records);
+	/* the results are printed, but without what perf record -z compressed: say so, fail */
+	if (s->counts[REC_COMPRESSED]) {
+		pr_err("bperf: %s: %llu records compressed by perf record -z (zstd) are not read: "
+		       "the results leave them out", s->r.path,
+		       (unsigned long long)s->counts[REC_COMPRESSED]);
+		if (!ret)
+			ret = -EOPNOTSUPP;
+	}
 	return ret < 0 ? ret : 0;
 }
 

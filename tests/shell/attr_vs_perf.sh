@@ -19,7 +19,7 @@
 PERF=${PERF:-/usr/bin/perf}
 BPERF=${BPERF:-./bperf}
 ATTR_DUMP=${ATTR_DUMP:-}
-[ -x "$PERF" ] || { echo "attr_vs_perf: no $PERF, skipping"; exit 2; }
+[ -x "$PERF" ] || { echo "attr_vs_perf: no $PERF, skipping"; exit 77; }
 
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
@@ -31,7 +31,7 @@ elif [ -n "$ATTR_DUMP" ] && [ -x "$ATTR_DUMP" ]; then
 	mode=dump
 else
 	echo "attr_vs_perf: neither '$BPERF stat -vv' nor ATTR_DUMP works, skipping"
-	exit 2
+	exit 77
 fi
 
 # Attr blocks from a -vv log: only blocks opened on cpu -1 or cpu 0; with

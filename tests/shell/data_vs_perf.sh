@@ -10,7 +10,7 @@
 # leaves its samples as addresses, dump's raw data are perf -D's bytes, kallsyms of another
 # boot (--kallsyms) is moved to the recording's kernel as perf moves it, and a damaged file
 # gives a message, the samples before the damage and exit 255 (a file cut short, or never
-# finished by perf record, too).
+# finished by perf record, too; a perf record -z file, whose compressed records are not read).
 . "$(dirname "$0")/../lib.sh"
 cd "$REPO_TOP" || exit 1
 require_root
@@ -325,6 +325,10 @@ open(sys.argv[2], 'wb').write(k)
 PYEOF
 top_damaged killed "unfinished file" 'has size 0: perf record did not finish the file'
 all_samples killed "unfinished file"
+# perf record -z: the zstd-compressed records are not read; bperf says so and exits 255
+# rather than print a summary that silently lacks them.
+record zstd -z -e cpu-clock -- "$WORKLOADS/pagetouch" 3000
+top_damaged zstd "compressed file" 'records compressed by perf record -z (zstd) are not read'
 head -c 100 /dev/urandom >"$tmp/junk.data"
 "$BPERF" data dump -i "$tmp/junk.data" >/dev/null 2>&1
 assert_eq 255 $? "junk file exit"
