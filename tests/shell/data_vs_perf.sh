@@ -245,25 +245,24 @@ record tp -a -e sched:sched_switch -- sleep 0.05
 "$BPERF" data dump -i "$tmp/tp.data" >"$tmp/tp.bperf" || fail "tp: bperf data dump failed"
 python3 - "$tmp/tp.perf" "$tmp/tp.bperf" <<'PYEOF' || fail "tp: raw data differs from perf -D"
 import re, struct, sys
-records, offset = {}, None
-for line in open(sys.argv[1]):
-    m = re.match(r'(0x[0-9a-f]+)@', line)
-    if m:
-        offset = int(m.group(1), 16)
-        records[offset] = b''
-    m = re.match(r'\.  [0-9a-f]{4}:  ((?:[0-9a-f]{2} )+)', line)
-    if m and offset is not None:
-        records[offset] += bytes.fromhex(m.group(1))
-raws, offset = {}, None
-for line in open(sys.argv[2]):
-    m = re.match(r'(0x[0-9a-f]+) \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE .* raw (\d+) bytes', line)
-    if m:
-        offset = int(m.group(1), 16)
-        raws[offset] = b''
-    elif line.startswith('..... raw ') and offset is not None:
-        raws[offset] += bytes.fromhex(line[16:16 + 48].strip())
-    else:
-        offset = None
+
+def blocks(path, start, data):
+    """{offset: bytes}: a line matching start begins a block, lines matching data add hex."""
+    found, offset = {}, None
+    for line in open(path):
+        m = re.match(start, line)
+        if m:
+            offset = int(m.group(1), 16)
+            found[offset] = b''
+            continue
+        m = re.match(data, line)
+        if m and offset is not None:
+            found[offset] += bytes.fromhex(m.group(1))
+    return found
+
+records = blocks(sys.argv[1], r'(0x[0-9a-f]+)@', r'\.  [0-9a-f]{4}:  ((?:[0-9a-f]{2} )+)')
+raws = blocks(sys.argv[2], r'(0x[0-9a-f]+) \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE .* raw \d+ bytes',
+              r'\.\.\.\.\. raw [0-9a-f]{4}:  ((?:[0-9a-f]{2} )+)')
 if not raws:
     sys.exit('no raw data in the dump')
 for offset, raw in raws.items():
