@@ -275,12 +275,6 @@ static void shared_close(struct counter *c)
 			    entry.link_id == p->leader.link_id)
 				attr_map_delete(&map, &p->key);
 		}
-		/*
-		 * Our own hold on the leader goes before the sweep: when the sessions still in
-		 * its table were all SIGKILLed, this drops the link's last reference and the
-		 * sweep takes its entry out, where after the sweep it would stay dead.
-		 */
-		leader_put(&p->leader);
 		attr_map_sweep(&map);
 		attr_map_close(&map);
 	}

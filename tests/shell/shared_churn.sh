@@ -125,8 +125,8 @@ controlled() {
 	[ "$reply" = ack ] || fail "$name: no ack ($reply)"
 }
 
-# A leader whose other sessions were all SIGKILLed: the last live session to close drops its
-# own hold on the leader before it sweeps, so the entry goes with the link (not left dead).
+# A leader whose other session was SIGKILLed: the live session, closing, finds the killed one's
+# slot dead, is the last user and takes the entry out with its leader (none is left dead).
 mkfifo "$TMP/go"
 controlled live head -c 1 "$TMP/go"
 controlled killed "$W/sleeper" 600000
