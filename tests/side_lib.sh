@@ -45,6 +45,12 @@ run_both() {
 	[ "$prc" = "$brc" ] || fail "$name: exit status: perf $prc, bperf $brc"
 }
 
+# human NAME OPTS..., csv NAME OPTS... (with -x,) and json NAME OPTS...: one side case each,
+# retried (check_retry). side is the test's own where it defines one after sourcing this file.
+human() { local name=$1; shift; check_retry "$name" side "$name" "" "$@"; }
+csv() { local name=$1; shift; check_retry "$name" side "$name" , -x, "$@"; }
+json() { local name=$1; shift; check_retry "$name" side "$name" nocolumns -j "$@"; }
+
 # side NAME SEP OPTS...: run_both, then compare_stat_outputs with SEP ("" for human output,
 # nocolumns for JSON).
 side() {

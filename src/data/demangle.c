@@ -6,6 +6,7 @@
  * bperf demangles with libstdc++'s __cxa_demangle() (the same demangler, found at run time
  * so that C programs need nothing more) and then cuts those parts off.
  */
+#include <ctype.h>
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +21,9 @@ static size_t operator_len(const char *s, size_t at)
 {
 	size_t i = at + 8;
 
-	if (strncmp(s + at, "operator", 8) || (at && (s[at - 1] == '_' ||
-	    (s[at - 1] >= 'a' && s[at - 1] <= 'z'))))
+	/* the keyword itself, not the end of an identifier such as "cooperator" */
+	if (strncmp(s + at, "operator", 8) || (at && (isalnum((unsigned char)s[at - 1]) ||
+						       s[at - 1] == '_')))
 		return 0;
 	if (!strncmp(s + i, "()", 2) || !strncmp(s + i, "[]", 2))
 		return 10;

@@ -40,7 +40,6 @@ void pmu_merge_prepare(struct evlist *evlist, const struct merge_opts *opts)
 
 	for (i = 0; i < evlist->nr; i++) {
 		struct evsel *e = &evlist->entries[i];
-
 		bool own_name = e->hybrid ? !opts->hybrid_merge :
 				 opts->no_merge && e->sysfs_pmu && !e->name_given;
 

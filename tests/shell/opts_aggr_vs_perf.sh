@@ -50,10 +50,6 @@ side() {
 	compare_stat_outputs "$tmp/$name.perf" "$tmp/$name.bperf" "$sep"
 }
 
-human() { local name=$1; shift; check_retry "$name" side "$name" "" "$@"; }
-csv() { local name=$1; shift; check_retry "$name" side "$name" , -x, "$@"; }
-json() { local name=$1; shift; check_retry "$name" side "$name" nocolumns -j "$@"; }
-
 # Usage lines reduced to the option names; lines of options bperf lacks dropped.
 "$BPERF" stat -h 2>&1 | grep -oE '^ +(-[[:alnum:]], )?--[a-z0-9-]+' | sed 's/^ *//' |
 	sort -u >"$tmp/bperf_opts"

@@ -32,9 +32,8 @@ SLEEP=$WORKLOADS/sleeper
 
 . "$(dirname "$0")/../side_lib.sh"
 
-human() { local name=$1; shift; check_retry "$name" side "$name" "" "$@"; }
+# csv NAME SEP OPTS...: side_lib.sh's csv, with the separator of each case as its argument
 csv() { local name=$1 sep=$2; shift 2; check_retry "$name" side "$name" "$sep" -x "$@"; }
-json() { local name=$1; shift; check_retry "$name" side "$name" nocolumns -j "$@"; }
 
 # ---- default event set and event lists --------------------------------------------------------
 human default_true true

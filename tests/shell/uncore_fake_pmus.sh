@@ -42,10 +42,6 @@ for i in 0 1; do
 done
 mount --bind "$fake" "$devices" || skip "cannot bind a fake PMU directory"
 
-human() { local name=$1; shift; check_retry "$name" side "$name" "" "$@"; }
-csv() { local name=$1; shift; check_retry "$name" side "$name" , -x, "$@"; }
-json() { local name=$1; shift; check_retry "$name" side "$name" nocolumns -j "$@"; }
-
 human glob -a -e uncore_imc/cas_count_read/ -- "$SLEEP" 100
 human short_glob -a -e imc/cas_count_read/ -- "$SLEEP" 100
 human alias -a -e cas_count_read -- "$SLEEP" 100
