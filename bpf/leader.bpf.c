@@ -157,19 +157,70 @@ static __u64 current_perf_cgroup(void)
 	return task_perf_cgroup(bpf_get_current_task_btf());
 }
 
-/* Whether the cgroup at cgroup_addr is the one of id at level, or below it: perf's match. */
-static bool in_cgroup(__u64 cgroup_addr, __u32 level, __u64 id)
+/*
+ * The kernel's level of each slot's cgroup, once found on this CPU. A session gives its cgroup's
+ * depth below the mount it sees, which inside a cgroup namespace rooted below the hierarchy's
+ * root (a container) is less than the kernel's level, never more; the leader finds the level
+ * from there the first time a task of the cgroup, or below it, runs on the CPU. Per CPU, so that
+ * a reused slot's new cgroup never meets an old entry being written elsewhere.
+ */
+struct cgroup_level {
+	__u64 id;	/* the cgroup whose level this is: the slot's, or a former one's */
+	__u32 level;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct cgroup_level));
+	__uint(max_entries, LEADER_MAX_SESSIONS);
+} cgroup_levels SEC(".maps");
+
+/*
+ * The kernfs id of cgrp's ancestor at level (cgrp's own at its level); level <= cgrp's. Not
+ * inlined: in a loop the compiler would hoist the relocation of the field this kernel lacks
+ * above the test for it, and the verifier refuses that instruction.
+ */
+static __noinline __u64 ancestor_id(struct cgroup *cgrp, __u32 level)
 {
-	struct cgroup *cgrp = (struct cgroup *)cgroup_addr;
 	struct cgroup *ancestor;
 
-	if (!cgrp || BPF_CORE_READ(cgrp, level) < (int)level)
-		return false;
 	if (bpf_core_field_exists(cgrp->ancestors)) {
 		ancestor = BPF_CORE_READ(cgrp, ancestors[level]);
-		return ancestor && BPF_CORE_READ(ancestor, kn, id) == id;
+		return ancestor ? BPF_CORE_READ(ancestor, kn, id) : 0;
 	}
-	return BPF_CORE_READ((struct cgroup___ids *)cgrp, ancestor_ids[level]) == id;
+	return BPF_CORE_READ((struct cgroup___ids *)cgrp, ancestor_ids[level]);
+}
+
+/* Whether the cgroup at cgroup_addr is the session's cgroup or below it: perf's match. */
+static bool in_cgroup(__u64 cgroup_addr, const struct leader_session *s, __u32 slot)
+{
+	struct cgroup *cgrp = (struct cgroup *)cgroup_addr;
+	struct cgroup_level *known;
+	__u32 level, top, i;
+
+	if (!cgrp)
+		return false;
+	top = BPF_CORE_READ(cgrp, level);
+	if (top < s->cgroup_level)
+		return false;
+	known = bpf_map_lookup_elem(&cgroup_levels, &slot);
+	if (!known)
+		return false;
+	if (known->id == s->cgroup_id)
+		return known->level <= top && ancestor_id(cgrp, known->level) == s->cgroup_id;
+	for (i = 0; i < LEADER_CGROUP_MAX_LEVEL; i++) {
+		level = s->cgroup_level + i;
+		if (level > top)
+			break;
+		if (ancestor_id(cgrp, level) == s->cgroup_id) {
+			known->id = s->cgroup_id;
+			known->level = level;
+			return true;
+		}
+	}
+	return false;
 }
 
 static bool cpu_listed(const struct leader_session *s, __u32 cpu)
@@ -183,7 +234,7 @@ static bool counts_slice(const struct leader_session *s, __u32 slot, const struc
 	if (s->filter == FILTER_TID)
 		return in_filter(slot, sl->tid);
 	return s->filter == FILTER_CGROUP && cpu_listed(s, sl->cpu) &&
-	       in_cgroup(sl->cgroup, s->cgroup_level, s->cgroup_id);
+	       in_cgroup(sl->cgroup, s, slot);
 }
 
 /* bpf_loop wants its context on the stack: it carries the per-CPU slice. */

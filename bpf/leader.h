@@ -30,6 +30,8 @@
 #define LEADER_MAX_MEMBERS 8
 #define LEADER_MAX_CPUS 1024
 #define LEADER_FILTER_ENTRIES 65536
+/* how far below its depth in a session's view a cgroup's level is looked for */
+#define LEADER_CGROUP_MAX_LEVEL 64
 /* Room for the attr map key a leader counts (struct perf_event_attr, any version). */
 #define LEADER_KEY_SIZE 256
 /* on_switch's return value when a test run found another reading in progress on its CPU */
@@ -49,8 +51,12 @@
 #define LEADER_DIFF_MAP "diff_readings"
 #define LEADER_PREV_MAP "prev_readings"
 
-/* Bumped whenever the maps' layout changes: a leader of another version is not shared. */
-#define LEADER_ABI_VERSION 3
+/*
+ * Bumped whenever the maps' layout or a slot's meaning changes: a leader of another version is
+ * not shared (4: a slot's cgroup_level is the least level,
+ * not the level).
+ */
+#define LEADER_ABI_VERSION 4
 
 enum leader_slot_state {
 	SLOT_FREE = 0,
@@ -72,7 +78,8 @@ struct leader_session {
 	__u32 owner_pid;   /* the session's process, for liveness checks */
 	__u64 owner_start; /* its start time (/proc stat field 22), against pid reuse */
 	__u64 cgroup_id;   /* FILTER_CGROUP: the cgroup's kernfs id (its directory's inode) */
-	__u32 cgroup_level; /* ... and its depth below the hierarchy's root */
+	/* its depth below the mount the session sees: the least its level can be */
+	__u32 cgroup_level;
 	__u32 pad;
 	__u64 cpus[LEADER_MAX_CPUS / 64]; /* FILTER_CPU, FILTER_CGROUP */
 };

@@ -3,7 +3,7 @@
 #
 # Helpers for tests/shell/*.sh. Source it with
 #	. "$(dirname "$0")/../lib.sh"
-# A shell test exits 0 to pass, 2 to skip (its last output line saying why), anything else to
+# A shell test exits 0 to pass, 77 to skip (its last output line saying why), anything else to
 # fail. tests/run.sh sets BPERF, PERF and WORKLOADS; the defaults below let a test run alone from
 # the repo top as well.
 

@@ -41,7 +41,7 @@ struct leader_session_spec {
 	bool inherit;
 	pid_t exec_tgid;	/* non-zero: counting starts at this process's exec */
 	__u64 cgroup_id;	/* FILTER_CGROUP (on cpus): the cgroup's kernfs id */
-	__u32 cgroup_level;	/* its depth below the root */
+	__u32 cgroup_level;	/* its depth below the mount: the least level it can have */
 	bool enabled;
 };
 

@@ -50,15 +50,24 @@ int cgroup_mountpoint(char *buf, size_t size)
 	return found ? 0 : -ENOENT;
 }
 
-/* The depth of a cgroup named relative to its hierarchy's mount: "a/b" is 2, "/" is 0. */
+/*
+ * The depth of a cgroup named relative to its hierarchy's mount: "a/b" is 2, "/" and "a/.." are
+ * 0. Shared counting takes it as the least kernel level the cgroup can have (inside a cgroup
+ * namespace the mount's root lies deeper), so it must never be more than the real depth.
+ */
 static int cgroup_level(const char *name)
 {
 	int level = 0;
-	const char *p;
+	size_t len;
 
-	for (p = name; *p; p++)
-		if (*p != '/' && (p == name || p[-1] == '/'))
+	for (; *name; name += len) {
+		name += strspn(name, "/");
+		len = strcspn(name, "/");
+		if (len == 2 && !strncmp(name, "..", 2))
+			level = level > 0 ? level - 1 : 0;
+		else if (len && !(len == 1 && *name == '.'))
 			level++;
+	}
 	return level;
 }
 

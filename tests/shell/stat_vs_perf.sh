@@ -128,6 +128,15 @@ human no_scale --no-scale "$PT" 10
 human null_run -n "$SLEEP" 10
 human group_all -g -e task-clock,page-faults "$PT" 10
 
+# ---- long spellings: the long name of each short option, as perf takes it ----------------------
+human long_cpus --all-cpus --no-aggr --event cs --scale --big-num --timeout 100
+check_retry long_sep side long_sep ';' --field-separator ';' --event page-faults,task-clock "$PT" 10
+human long_repeat --repeat 2 --null --sync "$SLEEP" 10
+human long_group --group --event task-clock,page-faults "$PT" 10
+human long_delay --delay -1 --event page-faults "$PT" 10
+check_retry long_json side long_json nocolumns --json-output --interval-print 100 \
+	--interval-count 2 --event page-faults "$SLEEP" 500
+
 # ---- -r: "(3 runs)" header, noise columns, +- footer ------------------------------------------
 # page-faults are exact without randomisation, so only the clock has noise in both.
 human repeat -r 3 -e task-clock,page-faults,cycles "$PT" 10
@@ -238,7 +247,8 @@ output_file() {
 		rm -f "$f"
 		norandom "$cmd" stat -o "$f" -e task-clock,page-faults "$PT" 10 2>"$f.stderr" ||
 			fail "$tool -o failed"
-		norandom "$cmd" stat --append -o "$f" -e cs,page-faults "$PT" 10 2>>"$f.stderr" ||
+		norandom "$cmd" stat --append --output "$f" -e cs,page-faults "$PT" 10 \
+			2>>"$f.stderr" ||
 			fail "$tool --append -o failed"
 		[ -s "$f.stderr" ] && fail "$tool -o: unexpected stderr: $(cat "$f.stderr")"
 	done
@@ -309,7 +319,7 @@ drop_perf_internals() {
 }
 
 verbose() {
-	run_both verbose -v -e task-clock,page-faults,cycles,msr/tsc/,duration_time "$PT" 10
+	run_both verbose --verbose -e task-clock,page-faults,cycles,msr/tsc/,duration_time "$PT" 10
 	drop_perf_internals <"$tmp/verbose.perf" >"$tmp/verbose.perf2"
 	grep -Eq '^page-faults: [0-9]+ [0-9]+ [0-9]+$' "$tmp/verbose.bperf" ||
 		fail "-v: no raw 'page-faults: val ena run' line"
@@ -359,6 +369,8 @@ events=task-clock,cs,page-faults,cycles
 "$PERF" stat -p "$target" 2>"$tmp/pid.perf" &
 "$BPERF" stat -p "$target" 2>"$tmp/pid.bperf" &
 "$PERF" stat -t "$tid" -e $events 2>"$tmp/tid.perf" &
+"$BPERF" stat --tid "$tid" -e $events 2>"$tmp/tid_long.bperf" &
+"$BPERF" stat --pid "$target" 2>"$tmp/pid_long.bperf" &
 "$BPERF" stat -t "$tid" -e $events 2>"$tmp/tid.bperf" &
 "$PERF" stat --per-thread -p "$target" -e $events 2>"$tmp/per_thread.perf" &
 "$BPERF" stat --per-thread -p "$target" -e $events 2>"$tmp/per_thread.bperf" &
@@ -369,6 +381,8 @@ bg_pids=()
 
 check pid compare_stat_outputs "$tmp/pid.perf" "$tmp/pid.bperf"
 check tid compare_stat_outputs "$tmp/tid.perf" "$tmp/tid.bperf"
+check pid_long compare_stat_outputs "$tmp/pid.perf" "$tmp/pid_long.bperf"
+check tid_long compare_stat_outputs "$tmp/tid.perf" "$tmp/tid_long.bperf"
 
 # sort_masked FILE SEP: FILE's lines sorted by their masked text, so that the order does not
 # depend on the values
