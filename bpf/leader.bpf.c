@@ -117,6 +117,10 @@ struct slice {
 	__u64 start_cgroup;
 	__u32 start_tid;
 	__u32 gone;	/* perf no longer counts the task going out (task_is_gone()) */
+	/* the last cgroup matched in this slice and whether cgroup is in it: sessions often count
+	 * the same cgroup, and the answer does not change within one slice */
+	__u64 matched_id;
+	__u32 matched;
 };
 
 struct {
@@ -229,12 +233,17 @@ static bool cpu_listed(const struct leader_session *s, __u32 cpu)
 }
 
 /* Whether the slice (the task now running on its CPU) belongs to the session in slot. */
-static bool counts_slice(const struct leader_session *s, __u32 slot, const struct slice *sl)
+static bool counts_slice(const struct leader_session *s, __u32 slot, struct slice *sl)
 {
 	if (s->filter == FILTER_TID)
 		return in_filter(slot, sl->tid);
-	return s->filter == FILTER_CGROUP && cpu_listed(s, sl->cpu) &&
-	       in_cgroup(sl->cgroup, s, slot);
+	if (s->filter != FILTER_CGROUP || !cpu_listed(s, sl->cpu))
+		return false;
+	if (s->cgroup_id != sl->matched_id) {
+		sl->matched = in_cgroup(sl->cgroup, s, slot);
+		sl->matched_id = s->cgroup_id;
+	}
+	return sl->matched;
 }
 
 /* bpf_loop wants its context on the stack: it carries the per-CPU slice. */
@@ -354,6 +363,7 @@ static int account_slice(__u32 tid, bool at_switch, bool gone)
 	sl->tid = tid;
 	sl->cpu = cpu;
 	sl->cgroup = 0;
+	sl->matched_id = 0;
 	if (st->nr_cgroup_slots)
 		sl->cgroup = sl->start_tid == tid ? sl->start_cgroup : current_perf_cgroup();
 	/* the next slice: the task switched in records itself in on_switch */
