@@ -117,8 +117,10 @@ struct slice {
 	__u64 start_cgroup;
 	__u32 start_tid;
 	__u32 gone;	/* perf no longer counts the task going out (task_is_gone()) */
-	/* the last cgroup matched in this slice and whether cgroup is in it: sessions often count
-	 * the same cgroup, and the answer does not change within one slice */
+	/*
+	 * The last cgroup looked up in this slice and whether the task's cgroup is in it: sessions
+	 * often count the same cgroup, and the answer does not change within one slice.
+	 */
 	__u64 matched_id;
 	__u32 matched;
 };

@@ -53,8 +53,7 @@
 
 /*
  * Bumped whenever the maps' layout or a slot's meaning changes: a leader of another version is
- * not shared (4: a slot's cgroup_level is the least level,
- * not the level).
+ * not shared (4: a slot's cgroup_level is the least level its cgroup can have, not the level).
  */
 #define LEADER_ABI_VERSION 4
 
