@@ -83,6 +83,14 @@ count_fds() {
 	echo "${#fds[@]}"
 }
 
+# perf_cgroup_mount: the cgroup hierarchy perf events use, as perf finds it: a v1 mount with the
+# perf_event controller, else the last cgroup2 mount (nothing when there is neither).
+perf_cgroup_mount() {
+	awk '$3 == "cgroup" && ("," $4 ",") ~ /,perf_event,/ { print $2; found = 1; exit }
+	     $3 == "cgroup2" { v2 = $2 }
+	     END { if (!found && v2 != "") print v2 }' /proc/mounts
+}
+
 # Mounts the BPF filesystem on /sys/fs/bpf unless it is there already.
 mount_bpffs() {
 	if ! mountpoint -q /sys/fs/bpf; then

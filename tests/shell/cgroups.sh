@@ -14,14 +14,7 @@ require_root
 [ -x "$PERF" ] || skip "needs $PERF"
 [ -x "$WORKLOADS/pagetouch" ] || fail "workloads not built: run make"
 
-# The hierarchy perf uses: a v1 mount with perf_event, else the last cgroup2 mount.
-find_mount() {
-	awk '$3 == "cgroup" && ("," $4 ",") ~ /,perf_event,/ { print $2; found = 1; exit }
-	     $3 == "cgroup2" { v2 = $2 }
-	     END { if (!found && v2 != "") print v2 }' /proc/mounts
-}
-
-MNT=$(find_mount)
+MNT=$(perf_cgroup_mount)
 [ -n "$MNT" ] || skip "no cgroup hierarchy for perf events (cgroup2 or v1 perf_event)"
 
 PT=$WORKLOADS/pagetouch
