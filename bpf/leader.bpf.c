@@ -132,15 +132,21 @@ struct {
 	__uint(max_entries, 1);
 } slice_buf SEC(".maps");
 
+/* task_struct.flags: the task has begun to exit (exit_signals()) */
+#define PF_EXITING 0x00000004
+
 /*
- * perf stops counting an exiting task in perf_event_exit_task(), just before exit_notify() sets
- * exit_state: from the first switch with exit_state set the task is no longer counted, but at
- * the switches between its exit tracepoint and then (a task preempted while it exits) it still
- * is. So an exiting task is forgotten there, not earlier.
+ * perf stops counting an exiting task in perf_event_exit_task(). Since Linux 6.16 (and the
+ * stable kernels it went back to in 2025) that runs just before exit_mm(), which clears the
+ * task's mm before it tears the address space down (switches there are frequent: a large mm
+ * yields the CPU as it is freed); before, it ran after exit_mm() and the files, just before
+ * exit_notify() sets exit_state. From the first switch past either point perf no longer counts
+ * the task; on older kernels the switches in exit_mm() are perf's and not bperf's (README).
  */
 static bool task_is_gone(struct task_struct *task)
 {
-	return BPF_CORE_READ(task, exit_state) != 0;
+	return BPF_CORE_READ(task, exit_state) != 0 ||
+	       ((BPF_CORE_READ(task, flags) & PF_EXITING) && !BPF_CORE_READ(task, mm));
 }
 
 static bool in_filter(__u32 slot, __u32 tid)
@@ -293,8 +299,18 @@ static long credit_session(__u32 slot, void *ctx)
 
 		if (!acc)
 			continue;
-		if (prev_owner_members & (1u << m) ? count_ok : time_ok)
-			acc->counter += sl->delta[m].counter;
+		if (!(prev_owner_members & (1u << m))) {
+			if (time_ok)
+				acc->counter += sl->delta[m].counter;
+		} else if (count_ok && sl->delta[m].counter) {
+			/*
+			 * The pending sessions' share is the one switch they went out at. More
+			 * means switches this leader never saw: a kernel may run no tracepoint
+			 * as some tasks switch out (the Firecracker host's kernel, for its guest
+			 * agent's threads), and those increments are theirs, not the sessions'.
+			 */
+			acc->counter += 1;
+		}
 		if (time_ok) {
 			acc->enabled += sl->delta[m].enabled;
 			acc->running += sl->delta[m].running;

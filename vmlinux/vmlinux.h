@@ -203,8 +203,11 @@ enum cgroup_subsys_id {
 	perf_event_cgrp_id = 0,	/* the running kernel's value is relocated by name */
 };
 
+struct mm_struct;
+
 struct task_struct {
 	unsigned int flags;
+	struct mm_struct *mm;
 	struct css_set *cgroups;
 	int exit_state;
 	pid_t pid;
