@@ -139,7 +139,9 @@ check_pairs() {
 # near_pair FILE WHAT EVENT SLACK: if EVENT and EVENT:b differ by at most SLACK, says so, counts
 # it in NEAR_PAIRS and drops both lines from FILE, so that check_pairs compares the rest exactly;
 # fails if they differ by more. For known gaps only:
-# - context-switches:b is now and then one off under load (README, Shared BPF counters);
+# - context-switches:b was one off under load before the leader knew where perf stops counting
+#   an exiting task and what to do with switches it never sees (README, Shared BPF counters):
+#   none seen since on this host, one in the emulated guest;
 # - with -a / -C, direct and shared counters start and stop one after the other, so what any
 #   task on the machine does in between lands in one of them (nothing on a quiet machine).
 NEAR_PAIRS=0
@@ -157,9 +159,8 @@ near_pair() {
 	mv "$file.rest" "$file"
 }
 
-# cs_within FILE WHAT SLACK: near_pair for context-switches. The known gap is one switch on a
-# quiet machine; a loaded one (other tests, an emulator) has been seen at two or three, so the
-# slack is at least 3 (each case is printed).
+# cs_within FILE WHAT SLACK: near_pair for context-switches, with a slack of at least 3 (with -a
+# and -C a loaded machine has been seen at two or three; each case is printed).
 cs_within() {
 	near_pair "$1" "$2" context-switches "$(($3 > 3 ? $3 : 3))"
 }
