@@ -5,8 +5,9 @@
 # print the same integer for page-faults, minor-faults and context-switches, for the shipped
 # workloads and every kind of target (a workload, one that forks children, -i, -a, -C, -p, -t).
 # Known gap: with -a/-C the direct and shared counters start one after the other, so
-# context-switches may be a few off under load, allowed and printed (cs_within). Clocks and msr/tsc/ (time, not events) agree within 0.5% on CPU-bound
-# work and on pingpong pinned to one CPU. Unpinned pingpong on two CPUs is printed with a loose
+# context-switches may be a few off under load, allowed and printed (cs_within). Clocks and
+# msr/tsc/ (time, not events) agree within 0.5% on CPU-bound work and on pingpong pinned to one
+# CPU. Unpinned pingpong on two CPUs is printed with a loose
 # bound: most of its switches are from idle, and the switch-in half of each (between the
 # sched_switch tracepoint and perf's sched-in hook) is the incoming task's for the leader but
 # nobody's for direct counting; no BPF program can run at that hook without trampolines.
