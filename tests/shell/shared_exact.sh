@@ -139,12 +139,12 @@ done
 # and again after perf has stopped counting the task (6.16 and the stable kernels it went back
 # to stop it before exit_mm()): those switches are nobody's. Before the leader knew, 4 or 5
 # too many shared on every run.
-hog_cpu=$((nr_cpus - 1))
-taskset -c "$hog_cpu" sh -c 'while :; do :; done' &
+pin=$((nr_cpus - 1))
+taskset -c "$pin" sh -c 'while :; do :; done' &
 hog=$!
 BG_PIDS+=("$hog")
 for run in $(seq "$RUNS"); do
-	taskset -c "$hog_cpu" "$BPERF" stat -x, -o "$TMP/out" --bpf-attr-map "$SHARED_MAP" \
+	taskset -c "$pin" "$BPERF" stat -x, -o "$TMP/out" --bpf-attr-map "$SHARED_MAP" \
 		-e context-switches,context-switches:b -- "$W/pagetouch" 100000 ||
 		fail "pagetouch beside a hog: bperf stat exited $?"
 	check_pairs "$TMP/out" "pagetouch 100000 beside a CPU hog (run $run)"
@@ -164,7 +164,6 @@ for ev in task-clock cpu-clock; do
 done
 
 # Switch-heavy work on one CPU (every switch from task to task): within 0.5% too.
-pin=$((nr_cpus - 1))
 taskset -c "$pin" "$BPERF" stat -x, -o "$TMP/out" --bpf-attr-map "$SHARED_MAP" \
 	-e task-clock,task-clock:b,cpu-clock,cpu-clock:b -- "$W/pingpong" 20000 ||
 	fail "pingpong pinned: exit $?"
