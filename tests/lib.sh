@@ -70,9 +70,21 @@ require_cmd() {
 
 # Runs a command with address-space randomisation off. The stack's random offset changes how many
 # pages exec and libc start-up touch, so start-up page faults are only exact this way (the static
-# workloads then always take the same number: pagetouch 0 takes 25 on the dev machine).
+# workloads then always take the same number on one machine).
 norandom() {
 	setarch "$(uname -m)" -R "$@"
+}
+
+# pagetouch_base: the page faults of `pagetouch 0` without randomisation, as perf counts them (the
+# least of three runs); `pagetouch N` takes N more. The static libc's start-up touches a number of
+# pages that follows the CPU (25 on earlier hosts, 24 on an AMD Zen 5): never a constant in a
+# test. Call it once: base=$(pagetouch_base) || exit 1
+pagetouch_base() {
+	least_count _perf_page_faults "$WORKLOADS/pagetouch" 0
+}
+
+_perf_page_faults() {
+	norandom "$PERF" stat -x, -e page-faults "$@" 2>&1 >/dev/null | cut -d, -f1
 }
 
 # count_fds PID: number of open file descriptors of a process
@@ -139,9 +151,12 @@ column_signature() {
 # - a rate's K/M/G prefix goes ("168.357 K/sec  " becomes "168.357 /sec   ", like "0.000 /sec");
 # - a -r noise "( +-  6.03% )" becomes the same-width "( +- NOISE% )";
 # - the -r footer's standard deviation (its precision follows its size, which moves the rest of
-#   the line) becomes SD.
+#   the line) becomes SD;
+# - the ids of a -p/-t target in the header become PID (the two tools count two processes, whose
+#   pids may differ in width).
 normalize_value_shapes() {
-	sed -E -e 's/([0-9] )[KMG]\/sec /\1\/sec  /g' \
+	sed -E -e "s/(process|thread) id '[0-9,]+'/\1 id 'PID'/" \
+		-e 's/([0-9] )[KMG]\/sec /\1\/sec  /g' \
 		-e 's/(^|[^[:alnum:]])[KMG]\/sec/\1\/sec/g' \
 		-e 's/\( \+-[ 0-9.,]+% \)/( +- NOISE% )/g' \
 		-e 's/\+- [0-9.,]+ seconds time elapsed/+- SD seconds time elapsed/'
