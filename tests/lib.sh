@@ -77,8 +77,8 @@ norandom() {
 
 # pagetouch_base: the page faults of `pagetouch 0` without randomisation, as perf counts them (the
 # least of three runs); `pagetouch N` takes N more. The static libc's start-up touches a number of
-# pages that follows the CPU (25 on earlier hosts, 24 on an AMD Zen 5): never a constant in a
-# test. Call it once: base=$(pagetouch_base) || exit 1
+# pages that follows the CPU (25 on a Zen 3 and earlier hosts, 24 on a Zen 5): never a constant
+# in a test. Call it once: base=$(pagetouch_base) || exit 1
 pagetouch_base() {
 	least_count _perf_page_faults "$WORKLOADS/pagetouch" 0
 }
