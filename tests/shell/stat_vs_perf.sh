@@ -366,8 +366,9 @@ check very_verbose very_verbose
 
 # ---- existing tasks: -p, -t, --per-thread -p --------------------------------------------------
 # perf and bperf watch the same two-threaded pingpong at once; both notice its exit within a
-# second (perf polls -p/-t targets every second).
-"$PP" -t 30000 >/dev/null &
+# second (perf polls -p/-t targets every second). It lives for a second or more, so that the ten
+# tools have started before it ends on a loaded machine.
+"$PP" -t 100000 >/dev/null &
 target=$!
 bg_pids+=("$target")
 for _ in $(seq 50); do
