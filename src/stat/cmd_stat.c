@@ -58,6 +58,7 @@ struct stat_run {
 	double *run_elapsed;
 	double user_s, sys_s;
 	int exit_code;
+	bool *errored;		/* [ev]: refused as not supported, not opened again (session.h) */
 
 	/* -I */
 	struct raw_count **prev;	/* [ev] previous cumulative counts */
@@ -423,7 +424,16 @@ static __u64 enable_after_delay(struct stat_session *s, int delay_ms)
 	return now_ns();
 }
 
-/* One measurement: prepare, open, start, wait, read. Returns 0 or an exit code. */
+/*
+ * perf's rule for -r: a run that cannot count (an event refused, a workload that cannot run)
+ * says why and the next run starts; only the last run decides whether counts are printed.
+ */
+#define RUN_FAILED (-1)
+
+/*
+ * One measurement: prepare, open, start, wait, read. Returns 0, RUN_FAILED, or an exit code that
+ * ends bperf at once.
+ */
 static int run_once(struct stat_run *r, int run_idx)
 {
 	struct stat_options *o = &r->opts;
@@ -442,11 +452,14 @@ static int run_once(struct stat_run *r, int run_idx)
 		err = workload_prepare(&r->workload, o->argv);
 		if (err) {
 			pr_err("Failed to prepare workload: %s", strerror(-err));
-			return EXIT_FATAL;
+			return RUN_FAILED;
 		}
 	}
 	err = session_init(s, o, &o->evlist, r->have_workload ? r->workload.pid : 0,
 			   o->bpf_prog ? &r->bpf_progs : NULL);
+	if (!r->errored)
+		r->errored = xzalloc(o->evlist.nr * sizeof(*r->errored));
+	s->errored = r->errored;
 	if (!err && run_idx == 0) {
 		struct stat_attr_opts attr_opts = {
 			.no_inherit = o->no_inherit,
@@ -459,8 +472,8 @@ static int run_once(struct stat_run *r, int run_idx)
 			evlist_make_single_group(&o->evlist);
 		evlist_config_for_stat(&o->evlist, &attr_opts);
 	}
-	if (!err)
-		err = session_open(s);
+	if (!err && session_open(s))
+		err = RUN_FAILED;
 	if (!err && run_idx == 0 && r->recorder)
 		err = stat_recorder_start(r->recorder, s);
 	if (err) {
@@ -497,7 +510,7 @@ static int run_once(struct stat_run *r, int run_idx)
 		if (err) {
 			pr_err("Workload failed: %s", strerror(-err));
 			workload_wait(&r->workload, true);
-			return EXIT_FATAL;
+			return RUN_FAILED;
 		}
 	}
 	session_disable(s);
@@ -569,6 +582,7 @@ static void stat_run_free(struct stat_run *r)
 	free(r->shadow_counts);
 	free(r->run_elapsed);
 	free(r->prog_values);
+	free(r->errored);
 	session_free(&r->session);
 	stat_recorder_free(r->recorder);
 	bpf_prog_targets_close(&r->bpf_progs);
@@ -690,16 +704,23 @@ int cmd_stat(int argc, const char **argv)
 	for (run_idx = 0; run_idx < r->opts.run_count || !r->opts.run_count; run_idx++) {
 		if (run_idx)
 			session_free(&r->session);
+		if (r->opts.run_count > 1 && r->opts.verbose && r->out.out)
+			fprintf(r->out.out, "[ bperf stat: executing run #%d ... ]\n", run_idx + 1);
 		err = run_once(r, r->opts.run_count ? run_idx : 0);
-		if (err)
+		if (err && err != RUN_FAILED)
 			goto out;
 		/* -r 0: perf prints each run and starts over */
-		if (!r->opts.run_count && !r->opts.interval_ms) {
+		if (!err && !r->opts.run_count && !r->opts.interval_ms) {
 			print_results(r);
 			forget_runs(r);
 		}
 		if (r->last_signal == SIGINT && !r->have_workload)
 			break;
+	}
+	/* as in perf, the counts of the runs that worked, unless the last one failed */
+	if (err == RUN_FAILED) {
+		err = EXIT_FATAL;
+		goto out;
 	}
 	print_results(r);
 	err = r->exit_code;

@@ -274,6 +274,11 @@ int session_open(struct stat_session *s)
 		for (i = 0; i < s->evlist->nr; i++) {
 			struct counter *c = &s->counters[i];
 
+			if (s->errored && s->errored[i]) {
+				c->supported = false;
+				s->supported[i] = false;
+				continue;
+			}
 			if (!c->supported)
 				continue;
 			/*
@@ -290,7 +295,8 @@ int session_open(struct stat_session *s)
 				}
 				continue;
 			}
-			if (c->leader != c && !c->leader->supported) {
+			if (c->leader != c && !c->leader->supported &&
+			    !(s->errored && s->errored[c->evsel->leader_idx])) {
 				c->supported = false;
 				continue;
 			}
@@ -303,6 +309,8 @@ int session_open(struct stat_session *s)
 				c->supported = false;
 				c->open_err = err;
 				s->supported[i] = false;
+				if (s->errored)
+					s->errored[i] = true;
 				if (s->opts->verbose)
 					pr_err("Warning:\n%s event is not supported by the kernel.",
 					       c->evsel->name);
@@ -378,7 +386,8 @@ void session_read(struct stat_session *s, __u64 duration_ns, __u64 user_ns, __u6
 
 /*
  * perf's order: with -vv each (CPU, thread) reading as it is read, CPU by
- * CPU; then, in global mode, each event's total or its read failure.
+ * CPU (none for an event whose read failed); then, in global mode, each
+ * event's total or its read failure.
  */
 void session_print_raw(const struct stat_session *s, FILE *out)
 {
@@ -389,7 +398,7 @@ void session_print_raw(const struct stat_session *s, FILE *out)
 		for (i = 0; i < s->evlist->nr; i++) {
 			const struct counter *c = &s->counters[i];
 
-			for (th = 0; c->supported && th < c->nr_threads; th++) {
+			for (th = 0; c->supported && !c->read_failed && th < c->nr_threads; th++) {
 				const struct raw_count *r = &c->counts[cpu * c->nr_threads + th];
 
 				fprintf(out, "%s: %d: %llu %llu %llu\n", c->evsel->name,

@@ -18,6 +18,12 @@ struct stat_session {
 	bool *supported;		/* [evlist->nr] */
 	struct open_ctx open_ctx;
 	char *target_desc;		/* the header's "for ..." text */
+	/*
+	 * [evlist->nr] or NULL, owned by the caller and kept across -r runs: the events the kernel
+	 * refused as not supported. As perf, later runs do not open them again, and the members of
+	 * such a leader are opened on their own (their group reads then fail: <not counted>).
+	 */
+	bool *errored;
 };
 
 struct bpf_prog_targets;
