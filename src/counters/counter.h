@@ -27,6 +27,7 @@ struct bpf_prog_targets;
 struct open_ctx {
 	const struct target *target;
 	int verbose;
+	bool trace_opens;	/* --debug perf-event-open: the -vv attr dumps and open traces */
 	FILE *log;		/* -vv attr dumps and open traces go here (stderr) */
 	/* perf's "missing features", learnt once per session from EINVAL retries */
 	bool no_cloexec;	/* the kernel refused PERF_FLAG_FD_CLOEXEC */

@@ -60,6 +60,12 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
+/* perf's pr_debug2_peo(): at -vv, or always under --debug perf-event-open */
+static bool trace_opens(const struct open_ctx *ctx)
+{
+	return ctx->verbose >= 2 || ctx->trace_opens;
+}
+
 static void close_cpu(struct counter *c, int cpu_idx)
 {
 	struct direct_priv *p = priv_of(c);
@@ -85,7 +91,7 @@ static int try_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	/* a hybrid copy or an uncore event is opened on its PMU's CPUs only */
 	if (!evsel_counts_on_cpu(c->evsel, cpu))
 		return 0;
-	if (ctx->verbose >= 2) {
+	if (trace_opens(ctx)) {
 		fprintf(ctx->log, "%s\n", dash_line);
 		perf_event_attr_fprintf(ctx->log, &c->evsel->attr);
 		fprintf(ctx->log, "%s\n", dash_line);
@@ -99,21 +105,21 @@ static int try_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 
 		if (c->leader != c)
 			group_fd = direct_counter_fd(c->leader, cpu_idx, t);
-		if (ctx->verbose >= 2)
+		if (trace_opens(ctx))
 			fprintf(ctx->log, "sys_perf_event_open: pid %d  cpu %d  group_fd %d  flags %#lx",
 				pid, cpu, group_fd, flags);
 		fd = sys_perf_event_open(&c->evsel->attr, pid, cpu, group_fd, flags);
 		if (fd < 0) {
 			int err = -errno;
 
-			if (ctx->verbose >= 2)
+			if (trace_opens(ctx))
 				fprintf(ctx->log, "\nsys_perf_event_open failed, error %d\n", err);
 			if (err == -ESRCH && ctx->ignore_missing_thread && c->nr_threads > 1)
 				continue;
 			close_cpu(c, cpu_idx);
 			return err;
 		}
-		if (ctx->verbose >= 2)
+		if (trace_opens(ctx))
 			fprintf(ctx->log, " = %d\n", fd);
 		p->fds[cpu_idx * c->nr_threads + t] = fd;
 		if (ioctl(fd, PERF_EVENT_IOC_ID, &p->ids[cpu_idx * c->nr_threads + t]) < 0)
@@ -134,12 +140,13 @@ static bool retry_without_missing_feature(struct counter *c, struct open_ctx *ct
 
 	if (!ctx->no_cloexec) {
 		ctx->no_cloexec = true;
-		pr_debug(ctx->verbose, 2, "switching off cloexec flag");
+		if (trace_opens(ctx))
+			pr_err("switching off cloexec flag");
 		return true;
 	}
 	if (attr->exclude_guest || attr->exclude_host) {
-		if (!ctx->no_exclude_guest)
-			pr_debug(ctx->verbose, 2, "switching off exclude_guest, exclude_host");
+		if (!ctx->no_exclude_guest && trace_opens(ctx))
+			pr_err("switching off exclude_guest, exclude_host");
 		ctx->no_exclude_guest = true;
 		attr->exclude_guest = 0;
 		attr->exclude_host = 0;
@@ -148,7 +155,8 @@ static bool retry_without_missing_feature(struct counter *c, struct open_ctx *ct
 	if (!ctx->no_sample_id_all) {
 		ctx->no_sample_id_all = true;
 		attr->sample_id_all = 0;
-		pr_debug(ctx->verbose, 2, "switching off sample_id_all");
+		if (trace_opens(ctx))
+			pr_err("switching off sample_id_all");
 		return true;
 	}
 	return false;

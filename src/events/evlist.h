@@ -167,6 +167,7 @@ void perf_event_attr_fprintf(FILE *out, const struct perf_event_attr *attr);
 char *evsel_name_from_attr(const struct perf_event_attr *attr);
 
 /* `bperf list [filter]` */
-int cmd_list(int argc, char **argv);
+struct top_opts;
+int cmd_list(int argc, const char **argv, const struct top_opts *top);
 
 #endif

@@ -19,6 +19,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "common.h"
 #include "events/evlist.h"
 #include "events/parse_internal.h"
@@ -28,7 +29,7 @@
 
 struct list_opts {
 	bool name_only;		/* --raw-dump */
-	bool pager;		/* perf's pager_in_use(): a tty gets blank lines between sections */
+	bool pager;		/* perf's pager_in_use(): blank lines between sections */
 	const char *sysfs_root;
 	const char *tracefs_root;
 };
@@ -347,6 +348,27 @@ static void print_filter(const char *arg, const struct list_opts *o)
 	}
 }
 
+/*
+ * perf's pager_in_use(): perf list pipes a terminal's output through a pager, PERF_PAGER, else
+ * PAGER, else /usr/bin/pager or /usr/bin/less, none when that is empty or "cat" (--no-pager sets
+ * PERF_PAGER=cat). bperf prints to the terminal itself, laid out as perf does for its pager.
+ */
+static bool pager_would_run(const struct top_opts *top)
+{
+	const char *pager;
+
+	if (top->no_pager || !isatty(1))
+		return false;
+	pager = getenv("PERF_PAGER");
+	if (!pager)
+		pager = getenv("PAGER");
+	if (!pager && !access("/usr/bin/pager", X_OK))
+		pager = "/usr/bin/pager";
+	if (!pager && !access("/usr/bin/less", X_OK))
+		pager = "/usr/bin/less";
+	return pager && *pager && strcmp(pager, "cat");
+}
+
 static void list_usage(void)
 {
 	fprintf(stderr, "\n Usage: bperf list [<options>] [hw|sw|cache|tracepoint|pmu|sdt|"
@@ -354,9 +376,9 @@ static void list_usage(void)
 			"    --raw-dump            Dump raw events\n\n");
 }
 
-int cmd_list(int argc, char **argv)
+int cmd_list(int argc, const char **argv, const struct top_opts *top)
 {
-	struct list_opts o = { .pager = isatty(1) };
+	struct list_opts o = { .pager = pager_would_run(top) };
 	int i = 1;
 
 	for (; i < argc && argv[i][0] == '-'; i++) {

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../cli.h"
 #include "../common.h"
 #include "../counters/bpf_prog_targets.h"
 #include "../events/stat_config.h"
@@ -624,10 +625,14 @@ static void reraise_signal(int sig)
 	}
 }
 
-int cmd_stat(int argc, const char **argv)
+int cmd_stat(int argc, const char **argv, const struct top_opts *top)
 {
 	struct stat_run *r = xzalloc(sizeof(*r));
 	int err, run_idx, code, sig;
+
+	/* perf's verbose is one variable: --debug verbose=N before the command, then -v adds */
+	r->opts.verbose = top->verbose;
+	r->opts.trace_opens = top->trace_opens;
 
 	/* perf reads its config files first: the command line overrides them */
 	stat_config_vars_read(&r->opts.config);

@@ -515,7 +515,7 @@ int stat_options_parse(struct stat_options *o, int argc, const char **argv)
 	o->run_count = 1;
 	control_init(&o->control);
 	/* -v must be seen before -e: perf's parse-time lines depend on it. */
-	o->events_ctx.verbose = count_verbose(argc, argv);
+	o->events_ctx.verbose = o->verbose + count_verbose(argc, argv);
 	/* tests describe other machines (topology, PMUs) with a fake sysfs tree */
 	if (!o->events_ctx.sysfs_root)
 		o->events_ctx.sysfs_root = getenv("BPERF_SYSFS_ROOT");

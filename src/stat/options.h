@@ -56,7 +56,8 @@ struct stat_options {
 	bool append;
 	int log_fd;
 	bool quiet;
-	int verbose;
+	int verbose;		/* -v, after bperf --debug verbose=N */
+	bool trace_opens;	/* bperf --debug perf-event-open: -vv's attrs and opens */
 
 	/* run control */
 	int run_count;

@@ -95,6 +95,7 @@ int session_init(struct stat_session *s, const struct stat_options *o, struct ev
 	s->opts = o;
 	s->evlist = evlist;
 	s->open_ctx.verbose = o->verbose;
+	s->open_ctx.trace_opens = o->trace_opens;
 	s->open_ctx.log = stderr;
 	s->open_ctx.target = t;
 	s->open_ctx.bpf_attr_map = o->bpf_attr_map;

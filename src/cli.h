@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * bperf's command line before the command, as perf.c has it: the options every command
+ * shares (--debug, --no-pager, ...), and the help and version commands.
+ */
+#ifndef BPERF_CLI_H
+#define BPERF_CLI_H
+
+#include <stdbool.h>
+
+/* What perf's options before the command set, passed to the commands that use it. */
+struct top_opts {
+	int verbose;		/* --debug verbose[=N]: as many -v, for every command */
+	bool trace_opens;	/* --debug perf-event-open: each attr and open, as at -vv */
+	bool no_pager;		/* --no-pager: bperf list prints as to a pipe */
+};
+
+#define BPERF_VERSION "0.1.0"
+#define BPERF_USAGE_STRING "bperf [--version] [--help] [OPTIONS] COMMAND [ARGS]"
+
+/* "\n usage: ...\n\n", the commands and the pointer to `bperf help COMMAND`, on stdout. */
+void print_main_usage(void);
+
+/* `bperf help [--all] [--man] [COMMAND]`: the command list, or bperf(1) through man(1). */
+int cmd_help(int argc, const char **argv);
+
+/* `bperf version [--build-options]`; build_options: perf's -vv. */
+int cmd_version(int argc, const char **argv, bool build_options);
+
+/* perf's `--list-cmds`: every command on one line. */
+void print_command_names(void);
+
+#endif
