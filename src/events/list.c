@@ -3,8 +3,9 @@
  * `bperf list [filter...]`, laid out as perf 6.1's `perf list`: symbolic
  * hardware and software events (only those the kernel accepts), tool events,
  * hardware cache events (likewise), sysfs PMU aliases, the raw and
- * breakpoint descriptors, then tracepoints. perf's JSON metric groups are not
- * listed.
+ * breakpoint descriptors, tracepoints, then bperf's metrics (perf's JSON
+ * events and SDT probe cache are not listed). --raw-dump prints the names
+ * alone, each section as perf prints it: "name " each, metrics a line each.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* FNM_CASEFOLD */
@@ -206,29 +207,84 @@ static bool glob_match_nocase(const char *str, const char *glob)
 	return !glob || !fnmatch(glob, str, FNM_CASEFOLD);
 }
 
+struct pmu_event_name {
+	char *name;
+	bool is_cpu;
+};
+
+/* perf's order: the core PMU's events first, then by name */
+static int cmp_pmu_event(const void *a, const void *b)
+{
+	const struct pmu_event_name *x = a, *y = b;
+
+	if (x->is_cpu != y->is_cpu)
+		return y->is_cpu - x->is_cpu;
+	return strcmp(x->name, y->name);
+}
+
+/* x86's PMUs perf offers as "pmu//" (its auxtrace PMUs) */
+static bool pmu_selectable(const char *name)
+{
+	return !strcmp(name, "intel_pt") || !strcmp(name, "intel_bts");
+}
+
+/*
+ * sysfs PMU aliases as perf prints those without a JSON description: "pmu/alias/", a core
+ * PMU's as "alias OR cpu/alias/" outside --raw-dump; a glob matches the "pmu/alias/" form, or
+ * the alias of another PMU.
+ */
 static void print_pmus(const char *glob, const struct list_opts *o)
 {
 	struct pmu_set *set = pmu_set_new(o->sysfs_root);
-	struct names n = { NULL, 0 };
+	struct pmu_event_name *v = NULL;
+	int nr = 0, printed = 0;
 
 	pmu_scan_all(set);
 	for (int i = 0; i < set->nr; i++) {
 		const struct pmu *pmu = set->list[i];
-		bool is_cpu = !strcmp(pmu->name, "cpu");
+		bool is_cpu = !strcmp(pmu->name, "cpu") || !strcmp(pmu->name, "cpu_core") ||
+			      !strcmp(pmu->name, "cpu_atom");
 
 		for (int j = 0; j < pmu->nr_aliases; j++) {
 			const char *alias = pmu->aliases[j].name;
-			char *name = is_cpu ? xstrdup(alias) : xasprintf("%s/%s/", pmu->name, alias);
+			char *name = xasprintf("%s/%s/", pmu->name, alias);
 
 			if (glob && !(glob_match_nocase(name, glob) ||
 				      (!is_cpu && glob_match_nocase(alias, glob)))) {
 				free(name);
 				continue;
 			}
-			names_add(&n, name);
+			if (is_cpu && !o->name_only) {
+				char *either = xasprintf("%s OR %s", alias, name);
+
+				free(name);
+				name = either;
+			}
+			v = xrealloc(v, (nr + 1) * sizeof(*v));
+			v[nr++] = (struct pmu_event_name){ name, is_cpu };
+		}
+		if (pmu_selectable(pmu->name) && glob_match(pmu->name, glob)) {
+			v = xrealloc(v, (nr + 1) * sizeof(*v));
+			v[nr++] = (struct pmu_event_name){ xasprintf("%s//", pmu->name), false };
 		}
 	}
-	names_print(&n, "Kernel PMU event", o);
+	if (nr)
+		qsort(v, nr, sizeof(*v), cmp_pmu_event);
+	for (int i = 0; i < nr; i++) {
+		/* an alias two PMUs share is printed once */
+		if (!i || strcmp(v[i].name, v[i - 1].name)) {
+			if (o->name_only)
+				printf("%s ", v[i].name);
+			else
+				printf("  %-50s [Kernel PMU event]\n", v[i].name);
+			printed++;
+		}
+	}
+	if (printed && o->pager)
+		printf("\n");
+	for (int i = 0; i < nr; i++)
+		free(v[i].name);
+	free(v);
 	pmu_set_free(set);
 }
 
@@ -306,18 +362,17 @@ static void print_all(const struct list_opts *o)
 			printf("\n");
 	}
 	print_tracepoints(NULL, NULL, o);
+	/* perf's SDT events come next: bperf has none (README) */
+	metric_table_print(stdout, true, true, NULL, o->name_only);
 }
 
+/* perf list's filters, in its order of tests */
 static void print_filter(const char *arg, const struct list_opts *o)
 {
 	const char *sep;
 
 	if (!strcmp(arg, "tracepoint")) {
 		print_tracepoints(NULL, NULL, o);
-	} else if (!strcmp(arg, "metric") || !strcmp(arg, "metrics") ||
-		   !strcmp(arg, "metricgroup") || !strcmp(arg, "metricgroups")) {
-		/* bperf's built-in -M metrics (src/stat/metric_table.c) */
-		metric_table_list(stdout, !strncmp(arg, "metricgroup", 11));
 	} else if (!strcmp(arg, "hw") || !strcmp(arg, "hardware")) {
 		print_symbols(NULL, PERF_TYPE_HARDWARE, hw_symbols, PERF_COUNT_HW_MAX, o);
 	} else if (!strcmp(arg, "sw") || !strcmp(arg, "software")) {
@@ -327,13 +382,18 @@ static void print_filter(const char *arg, const struct list_opts *o)
 		print_cache(NULL, o);
 	} else if (!strcmp(arg, "pmu")) {
 		print_pmus(NULL, o);
-	} else if (!strcmp(arg, "sdt") || !strcmp(arg, "metric") || !strcmp(arg, "metrics") ||
-		   !strcmp(arg, "metricgroup") || !strcmp(arg, "metricgroups")) {
-		/* no SDT notes cache and no metric tables in bperf */
+	} else if (!strcmp(arg, "sdt")) {
+		/* perf's SDT events come from its probe cache: bperf reads none */
+	} else if (!strcmp(arg, "metric") || !strcmp(arg, "metrics")) {
+		metric_table_print(stdout, true, false, NULL, o->name_only);
+	} else if (!strcmp(arg, "metricgroup") || !strcmp(arg, "metricgroups")) {
+		metric_table_print(stdout, false, true, NULL, o->name_only);
 	} else if ((sep = strchr(arg, ':'))) {
 		char *sys = strndup(arg, sep - arg);
 
 		print_tracepoints(sys, sep + 1, o);
+		/* as in perf, the part before the ':' also picks metric groups by substring */
+		metric_table_print(stdout, true, true, sys, o->name_only);
 		free(sys);
 	} else {
 		char *glob = xasprintf("*%s*", arg);
@@ -344,6 +404,8 @@ static void print_filter(const char *arg, const struct list_opts *o)
 		print_cache(glob, o);
 		print_pmus(glob, o);
 		print_tracepoints(NULL, glob, o);
+		/* perf looks for "*glob*" in group names as a plain string: no group holds a '*' */
+		metric_table_print(stdout, true, true, glob, o->name_only);
 		free(glob);
 	}
 }
@@ -400,12 +462,10 @@ int cmd_list(int argc, const char **argv, const struct top_opts *top)
 		}
 	}
 	if (!o.name_only && o.pager)
-		printf("\nList of pre-defined events (to be used in -e):\n\n");
+		printf("\nList of pre-defined events (to be used in -e or -M):\n\n");
 	if (i >= argc)
 		print_all(&o);
 	for (; i < argc; i++)
 		print_filter(argv[i], &o);
-	if (o.name_only)
-		printf("\n");
 	return 0;
 }

@@ -7,6 +7,8 @@
 
 #include "metric_table.h"
 
+#include "../common.h"
+
 const struct metric_def metric_table[] = {
 	{ "IPC", "Summary;Pipeline", "instructions / cycles", NULL, "Instructions per cycle" },
 	{ "CPI", "Summary;Pipeline", "cycles / instructions", NULL, "Cycles per instruction" },
@@ -59,54 +61,124 @@ bool metric_def_matches(const struct metric_def *def, const char *name)
 	return false;
 }
 
+/* perf's strlist: sorted with strcmp, each string once. */
+struct name_set {
+	const char *names[64];
+	int nr;
+};
+
+static void name_set_add(struct name_set *set, const char *name)
+{
+	int i;
+
+	for (i = 0; i < set->nr; i++)
+		if (!strcmp(set->names[i], name))
+			return;
+	if (set->nr < (int)(sizeof(set->names) / sizeof(set->names[0])))
+		set->names[set->nr++] = name;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
-	return strcasecmp(*(const char *const *)a, *(const char *const *)b);
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static void list_groups(FILE *out)
+static const char *metric_desc(const char *name)
 {
-	const char *names[64];
-	int nr = 0, i;
+	int i;
+
+	for (i = 0; i < metric_table_size; i++)
+		if (!strcmp(metric_table[i].name, name))
+			return metric_table[i].desc;
+	return "";
+}
+
+/* perf's metricgroup__print_strlist(): one line of names, or each with its description. */
+static void print_metric_names(FILE *out, struct name_set *set, bool raw)
+{
+	int i;
+
+	qsort(set->names, set->nr, sizeof(set->names[0]), cmp_str);
+	for (i = 0; i < set->nr; i++) {
+		if (raw)
+			fprintf(out, "%s%s", i ? " " : "", set->names[i]);
+		else
+			fprintf(out, "  %s\n       [%s]\n", set->names[i], metric_desc(set->names[i]));
+	}
+	if (raw)
+		fputc('\n', out);
+}
+
+struct metric_group {
+	char *name;
+	struct name_set metrics;
+};
+
+/* The group of that name in groups[*nr], added if new; NULL when the array is full. */
+static struct metric_group *group_get(struct metric_group *groups, int *nr, const char *name)
+{
+	int i;
+
+	for (i = 0; i < *nr; i++)
+		if (!strcmp(groups[i].name, name))
+			return &groups[i];
+	if (*nr == 64)
+		return NULL;
+	groups[*nr].name = xstrdup(name);
+	groups[*nr].metrics.nr = 0;
+	return &groups[(*nr)++];
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+	return strcmp(((const struct metric_group *)a)->name,
+		      ((const struct metric_group *)b)->name);
+}
+
+/*
+ * perf's metricgroup__print(): filter keeps the groups whose name holds it (perf's strstr, also
+ * for the '*glob*' of `list GLOB`); a metric without a group is in "No_group".
+ */
+void metric_table_print(FILE *out, bool metrics, bool groups, const char *filter, bool raw)
+{
+	struct metric_group group_list[64];
+	struct name_set metric_list = { .nr = 0 };
+	int nr_groups = 0, i;
 
 	for (i = 0; i < metric_table_size; i++) {
-		const char *g = metric_table[i].groups;
+		char *all = xstrdup(metric_table[i].groups ? metric_table[i].groups : "");
+		char *rest = all, *g;
+		struct metric_group *grp;
 
-		while (*g && nr < 64) {
-			size_t n = strcspn(g, ";");
-			int j;
-
-			for (j = 0; j < nr; j++)
-				if (strlen(names[j]) == n && !strncmp(names[j], g, n))
-					break;
-			if (j == nr)
-				names[nr++] = strndup(g, n);
-			g += n + (g[n] == ';');
+		while ((g = strsep(&rest, ";"))) {
+			g += strspn(g, " \t\n");
+			if (!*g)
+				g = "No_group";
+			if (filter && !strstr(g, filter))
+				continue;
+			grp = groups ? group_get(group_list, &nr_groups, g) : NULL;
+			if (!groups)
+				name_set_add(&metric_list, metric_table[i].name);
+			else if (grp)
+				name_set_add(&grp->metrics, metric_table[i].name);
 		}
+		free(all);
 	}
-	qsort(names, nr, sizeof(*names), cmp_str);
-	fprintf(out, "\nMetric Groups:\n\n");
-	for (i = 0; i < nr; i++) {
-		fprintf(out, "%s\n", names[i]);
-		free((void *)names[i]);
+	qsort(group_list, nr_groups, sizeof(group_list[0]), cmp_group);
+	if (!filter || nr_groups) {
+		if (groups && !raw)
+			fprintf(out, "\nMetric Groups:\n\n");
+		else if (metrics && !raw)
+			fprintf(out, "\nMetrics:\n\n");
 	}
-}
-
-void metric_table_list(FILE *out, bool groups)
-{
-	const char *names[64];
-	int i, j, nr = 0;
-
-	if (groups) {
-		list_groups(out);
-		return;
+	for (i = 0; i < nr_groups; i++) {
+		if (groups)
+			fprintf(out, "%s%s%s", group_list[i].name, metrics && !raw ? ":" : "",
+				raw ? " " : "\n");
+		if (metrics)
+			print_metric_names(out, &group_list[i].metrics, raw);
+		free(group_list[i].name);
 	}
-	for (i = 0; i < metric_table_size && nr < 64; i++)
-		names[nr++] = metric_table[i].name;
-	qsort(names, nr, sizeof(*names), cmp_str);
-	fprintf(out, "\nMetrics:\n\n");
-	for (i = 0; i < nr; i++)
-		for (j = 0; j < metric_table_size; j++)
-			if (metric_table[j].name == names[i])
-				fprintf(out, "  %s\n       [%s]\n", names[i], metric_table[j].desc);
+	if (!groups)
+		print_metric_names(out, &metric_list, raw);
 }

@@ -24,7 +24,11 @@ extern const int metric_table_size;
 /* Does name (case-insensitive) name this metric or one of its groups? */
 bool metric_def_matches(const struct metric_def *def, const char *name);
 
-/* `bperf list metrics` / `metricgroups`: perf list's layout. */
-void metric_table_list(FILE *out, bool groups);
+/*
+ * `bperf list` of the metrics in perf list's layout: metrics (one sorted list), groups (the
+ * group names), or both (each group with its metrics); filter keeps the groups whose name
+ * contains it; raw is --raw-dump's names on a line.
+ */
+void metric_table_print(FILE *out, bool metrics, bool groups, const char *filter, bool raw);
 
 #endif
