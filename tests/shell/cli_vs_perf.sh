@@ -238,9 +238,11 @@ check list_cmds name_line list_cmds --list-cmds
 check list_opts name_line list_opts --list-opts
 # every option --list-opts names is one bperf takes
 list_opts_taken() {
-	local opt args
+	local opt args opts
 
-	for opt in $("$BPERF" --list-opts); do
+	opts=$("$BPERF" --list-opts) || fail "--list-opts: exit $?"
+	[ -n "$opts" ] || fail "--list-opts: no options"
+	for opt in $opts; do
 		case $opt in
 		--debug) args=(--debug verbose=0 version) ;;
 		--debugfs-dir) args=(--debugfs-dir /sys/kernel/debug version) ;;
