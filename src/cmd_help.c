@@ -29,7 +29,8 @@ static const struct command_help commands[] = {
 	{ "version", "Show bperf's version", true },
 };
 
-static const char more_info[] = "See 'bperf help COMMAND' for more information on a specific command.";
+static const char more_info[] =
+	"See 'bperf help COMMAND' for more information on a specific command.";
 
 static void print_commands(bool all)
 {

@@ -103,7 +103,8 @@ static void print_metric_names(FILE *out, struct name_set *set, bool raw)
 		if (raw)
 			fprintf(out, "%s%s", i ? " " : "", set->names[i]);
 		else
-			fprintf(out, "  %s\n       [%s]\n", set->names[i], metric_desc(set->names[i]));
+			fprintf(out, "  %s\n       [%s]\n", set->names[i],
+				metric_desc(set->names[i]));
 	}
 	if (raw)
 		fputc('\n', out);

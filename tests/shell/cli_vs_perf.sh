@@ -71,7 +71,8 @@ build_options() {
 	both "$name" "$@"
 	exits "$name" 0
 	for f in perf bperf; do
-		head -n 1 "$tmp/$name.$f.out" | grep -q '^bperf version ' || fail "$name: $f: line 1"
+		head -n 1 "$tmp/$name.$f.out" | grep -q '^bperf version ' ||
+			fail "$name: $f: line 1"
 		[ "$(wc -l <"$tmp/$name.$f.out")" -gt 1 ] || fail "$name: $f: no build options"
 		tail -n +2 "$tmp/$name.$f.out" | grep -Ev '^ *[^ ]+: \[ (on |OFF) \]  # .+$' &&
 			fail "$name: $f: a line not in perf's layout"
@@ -107,8 +108,10 @@ help_list() {
 		sed -E 's/^   [a-z][a-z0-9-]* +[^ ].*$/COMMAND/' "$tmp/$name.$f.out" | uniq \
 			>"$tmp/$name.$f.shape"
 	done
-	cmp -s "$tmp/$name.perf.shape" "$tmp/$name.bperf.shape" ||
-		{ diff -u "$tmp/$name.perf.shape" "$tmp/$name.bperf.shape" >&2; fail "$name: layout"; }
+	if ! cmp -s "$tmp/$name.perf.shape" "$tmp/$name.bperf.shape"; then
+		diff -u "$tmp/$name.perf.shape" "$tmp/$name.bperf.shape" >&2
+		fail "$name: layout"
+	fi
 	# the column where each help starts: 3 blanks, the longest name, 3 blanks
 	awk '/^   [a-z]/ { n = length($1); if (n > w) w = n
 			   col[NR] = 3 + n + match(substr($0, 4 + n), /[^ ]/) }
@@ -128,8 +131,8 @@ man_page() {
 
 	shift
 	"$BPERF" "$@" </dev/null >"$tmp/$name.out" 2>"$tmp/$name.err" || fail "$name: exit $?"
-	head -n 1 "$tmp/$name.out" | grep -q '^BPERF(1) ' || fail "$name: not bperf(1): $(head -n 3 \
-		"$tmp/$name.out" "$tmp/$name.err")"
+	head -n 1 "$tmp/$name.out" | grep -q '^BPERF(1) ' ||
+		fail "$name: not bperf(1): $(head -n 3 "$tmp/$name.out" "$tmp/$name.err")"
 	grep -q '^SYNOPSIS' "$tmp/$name.out" || fail "$name: no SYNOPSIS"
 }
 if command -v man >/dev/null; then

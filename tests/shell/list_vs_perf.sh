@@ -86,8 +86,8 @@ plain_is_modes() {
 			{ "${f}_dump" hw; "${f}_dump" sw; "${f}_dump" cache; "${f}_dump" pmu
 			  "${f}_dump" tracepoint; "${f}_dump" sdt; "${f}_dump" :; } >"$tmp/modes.$f"
 		done
-		cmp -s "$tmp/plain.perf" "$tmp/modes.perf" && cmp -s "$tmp/plain.bperf" "$tmp/modes.bperf" &&
-			return 0
+		cmp -s "$tmp/plain.perf" "$tmp/modes.perf" &&
+			cmp -s "$tmp/plain.bperf" "$tmp/modes.bperf" && return 0
 	done
 	same_bytes "perf's plain --raw-dump and its modes" "$tmp/modes.perf" "$tmp/plain.perf"
 	same_bytes "plain --raw-dump and the modes" "$tmp/modes.bperf" "$tmp/plain.bperf"
@@ -111,7 +111,8 @@ table_cpuid() {
 
 	command -v strings >/dev/null || return 1
 	for id in $(strings "$PERF" | grep -E '^(GenuineIntel|AuthenticAMD)-[0-9]+-' |
-		    sed -E 's/\[\[:xdigit:\]\]\+/1/g; s/\(([^|)]+)[^)]*\)/\1/g; s/\[(.)[^]]*\]/\1/g' |
+		    sed -E -e 's/\[\[:xdigit:\]\]\+/1/g' -e 's/\(([^|)]+)[^)]*\)/\1/g' \
+			-e 's/\[(.)[^]]*\]/\1/g' |
 		    sort -u); do
 		# perf wants vendor-family-model-stepping
 		[[ $id =~ ^[A-Za-z]+-[0-9]+-[0-9A-F]+$ ]] && id=$id-0
@@ -124,7 +125,8 @@ table_cpuid() {
 	return 1
 }
 MACHINE_CPUID=$("$PERF" stat -v -e cs true 2>&1 | sed -n 's/^Using CPUID //p')
-TABLE_CPUID=$(table_cpuid) || echo "note: no model of perf's table has metrics: forms from this machine only"
+TABLE_CPUID=$(table_cpuid) ||
+	echo "note: no model of perf's table has metrics: forms from this machine only"
 echo "perf's CPUID here: ${MACHINE_CPUID:-unknown}; a model with metrics: ${TABLE_CPUID:-none}"
 
 # metric_form NAME MODE: bperf's form is perf's, with this machine's table when perf has one
@@ -142,7 +144,8 @@ metric_form() {
 				"$name: form with $cpuid's table"
 		elif [ -s "$tmp/$name.perf" ]; then
 			assert_eq "$(form "$tmp/$name.perf" | cut -d'#' -f2)" \
-				"$(form "$tmp/$name.bperf" | cut -d'#' -f2)" "$name: end with $cpuid"
+				"$(form "$tmp/$name.bperf" | cut -d'#' -f2)" \
+				"$name: end with $cpuid"
 		fi
 	done
 	return 0
@@ -248,7 +251,8 @@ if [ -n "${BPERF_LIST_NS:-}" ] && [ -r "$devices/software/type" ] && fake_pmus 2
 	check fake_glob_alias dump_same fake_glob_alias 'cas_*'
 	check fake_glob_pmu dump_same fake_glob_pmu 'intel_*'
 	fake_human() {
-		PERF_CPUID=$NO_TABLE "$PERF" list pmu >"$tmp/fake_human.perf" || fail "perf: exit $?"
+		PERF_CPUID=$NO_TABLE "$PERF" list pmu >"$tmp/fake_human.perf" ||
+			fail "perf: exit $?"
 		"$BPERF" list pmu >"$tmp/fake_human.bperf" || fail "bperf: exit $?"
 		same_bytes fake_human "$tmp/fake_human.perf" "$tmp/fake_human.bperf"
 	}

@@ -145,7 +145,8 @@ leader_refused_r3() {
 	run_both leader_refused_r2 -r 2 -e "{$NOSW,cs}" true
 	norandom "$BPERF" stat -r 3 -e "{$NOSW,cs}" true 2>"$tmp/leader_refused_r3.bperf" ||
 		fail "-r 3 with a refused leader: exit $?"
-	grep -q ' seconds time elapsed' "$tmp/leader_refused_r3.bperf" || fail "-r 3: no elapsed line"
+	grep -q ' seconds time elapsed' "$tmp/leader_refused_r3.bperf" ||
+		fail "-r 3: no elapsed line"
 	# two runs counted: the elapsed line may have a noise (from the -r 2 case: one run)
 	sed -e 's/ (2 runs):$/ (3 runs):/' -e '/ seconds time elapsed/d' \
 		"$tmp/leader_refused_r2.perf" >"$tmp/leader_refused_r3.perf"
