@@ -324,9 +324,7 @@ static long credit_session(__u32 slot, void *ctx)
  * credited first, but the context-switch increment this switch makes is not its any more.
  */
 struct forget_ctx {
-	__u64 cgroup;	/* the running task's perf cgroup (struct cgroup *), if cgroup slots exist */
 	__u32 tid;
-	__u32 cpu;
 	__u32 nr_slots;
 };
 
@@ -508,9 +506,7 @@ int BPF_PROG(on_cgroup_move, struct cgroup *dst, const char *path, struct task_s
 /* Sessions waiting for their workload's exec start here, where perf's enable_on_exec would. */
 struct exec_ctx {
 	__u32 tgid;
-	__u64 cgroup;	/* the running task's perf cgroup (struct cgroup *), if cgroup slots exist */
 	__u32 tid;
-	__u32 cpu;
 	__u32 nr_slots;
 	bool flushed;
 };
@@ -558,9 +554,7 @@ int BPF_PROG(on_exec, struct task_struct *task, const char *comm)
 /* A new task joins the filters of the sessions that follow its parent's children (not -i). */
 struct newtask_ctx {
 	__u32 parent_tid;
-	__u64 cgroup;	/* the running task's perf cgroup (struct cgroup *), if cgroup slots exist */
 	__u32 tid;
-	__u32 cpu;
 	__u32 nr_slots;
 };
 
