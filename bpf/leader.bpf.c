@@ -591,4 +591,8 @@ int BPF_PROG(on_newtask, struct task_struct *task, __u64 clone_flags)
 	return 0;
 }
 
-char LICENSE[] SEC("license") = "Dual BSD/GPL";
+/*
+ * The SPDX line's license. The kernel wants a GPL-compatible one for the GPL-only helpers:
+ * bpf_get_current_task_btf(), bpf_probe_read_kernel(), bpf_perf_event_read_value().
+ */
+char LICENSE[] SEC("license") = "GPL";

@@ -76,4 +76,5 @@ int BPF_PROG(bperf_on_exit)
 	return 0;
 }
 
+/* The SPDX line's license (bpf_perf_event_read_value() is GPL-only). */
 char LICENSE[] SEC("license") = "GPL";
