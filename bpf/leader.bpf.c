@@ -28,6 +28,7 @@ const volatile __u8 attr_key[LEADER_KEY_SIZE];
  */
 __u32 foreign_syncs;
 
+/* Sizes, not __type: the kernel takes no BTF for a perf event array (libbpf leaves it out). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
 	__uint(key_size, sizeof(__u32));
@@ -37,44 +38,44 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct bpf_perf_event_value));
+	__type(key, __u32);
+	__type(value, struct bpf_perf_event_value);
 	__uint(max_entries, LEADER_MAX_MEMBERS);
 } prev_readings SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct bpf_perf_event_value));
+	__type(key, __u32);
+	__type(value, struct bpf_perf_event_value);
 	__uint(max_entries, 1);
 } diff_readings SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct leader_session));
+	__type(key, __u32);
+	__type(value, struct leader_session);
 	__uint(max_entries, LEADER_MAX_SESSIONS);
 } sessions SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct bpf_perf_event_value));
+	__type(key, __u32);
+	__type(value, struct bpf_perf_event_value);
 	__uint(max_entries, LEADER_MAX_SESSIONS * LEADER_MAX_MEMBERS);
 } accum SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(key_size, sizeof(struct leader_filter_key));
-	__uint(value_size, sizeof(__u8));
+	__type(key, struct leader_filter_key);
+	__type(value, __u8);
 	__uint(max_entries, LEADER_FILTER_ENTRIES);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 } filter SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct leader_state));
+	__type(key, __u32);
+	__type(value, struct leader_state);
 	__uint(max_entries, 1);
 } leader_state SEC(".maps");
 
@@ -89,8 +90,8 @@ struct pending {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct pending));
+	__type(key, __u32);
+	__type(value, struct pending);
 	__uint(max_entries, 1);
 } pending_owner SEC(".maps");
 
@@ -127,8 +128,8 @@ struct slice {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct slice));
+	__type(key, __u32);
+	__type(value, struct slice);
 	__uint(max_entries, 1);
 } slice_buf SEC(".maps");
 
@@ -184,8 +185,8 @@ struct cgroup_level {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct cgroup_level));
+	__type(key, __u32);
+	__type(value, struct cgroup_level);
 	__uint(max_entries, LEADER_MAX_SESSIONS);
 } cgroup_levels SEC(".maps");
 
