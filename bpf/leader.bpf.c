@@ -28,6 +28,7 @@ const volatile __u8 attr_key[LEADER_KEY_SIZE];
  */
 __u32 foreign_syncs;
 
+/* Sizes, not __type: the kernel takes no BTF for a perf event array (libbpf leaves it out). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
 	__uint(key_size, sizeof(__u32));
@@ -37,44 +38,44 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct bpf_perf_event_value));
+	__type(key, __u32);
+	__type(value, struct bpf_perf_event_value);
 	__uint(max_entries, LEADER_MAX_MEMBERS);
 } prev_readings SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct bpf_perf_event_value));
+	__type(key, __u32);
+	__type(value, struct bpf_perf_event_value);
 	__uint(max_entries, 1);
 } diff_readings SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct leader_session));
+	__type(key, __u32);
+	__type(value, struct leader_session);
 	__uint(max_entries, LEADER_MAX_SESSIONS);
 } sessions SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct bpf_perf_event_value));
+	__type(key, __u32);
+	__type(value, struct bpf_perf_event_value);
 	__uint(max_entries, LEADER_MAX_SESSIONS * LEADER_MAX_MEMBERS);
 } accum SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(key_size, sizeof(struct leader_filter_key));
-	__uint(value_size, sizeof(__u8));
+	__type(key, struct leader_filter_key);
+	__type(value, __u8);
 	__uint(max_entries, LEADER_FILTER_ENTRIES);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 } filter SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct leader_state));
+	__type(key, __u32);
+	__type(value, struct leader_state);
 	__uint(max_entries, 1);
 } leader_state SEC(".maps");
 
@@ -89,8 +90,8 @@ struct pending {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct pending));
+	__type(key, __u32);
+	__type(value, struct pending);
 	__uint(max_entries, 1);
 } pending_owner SEC(".maps");
 
@@ -127,8 +128,8 @@ struct slice {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct slice));
+	__type(key, __u32);
+	__type(value, struct slice);
 	__uint(max_entries, 1);
 } slice_buf SEC(".maps");
 
@@ -184,8 +185,8 @@ struct cgroup_level {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct cgroup_level));
+	__type(key, __u32);
+	__type(value, struct cgroup_level);
 	__uint(max_entries, LEADER_MAX_SESSIONS);
 } cgroup_levels SEC(".maps");
 
@@ -324,9 +325,7 @@ static long credit_session(__u32 slot, void *ctx)
  * credited first, but the context-switch increment this switch makes is not its any more.
  */
 struct forget_ctx {
-	__u64 cgroup;	/* the running task's perf cgroup (struct cgroup *), if cgroup slots exist */
 	__u32 tid;
-	__u32 cpu;
 	__u32 nr_slots;
 };
 
@@ -508,9 +507,7 @@ int BPF_PROG(on_cgroup_move, struct cgroup *dst, const char *path, struct task_s
 /* Sessions waiting for their workload's exec start here, where perf's enable_on_exec would. */
 struct exec_ctx {
 	__u32 tgid;
-	__u64 cgroup;	/* the running task's perf cgroup (struct cgroup *), if cgroup slots exist */
 	__u32 tid;
-	__u32 cpu;
 	__u32 nr_slots;
 	bool flushed;
 };
@@ -558,9 +555,7 @@ int BPF_PROG(on_exec, struct task_struct *task, const char *comm)
 /* A new task joins the filters of the sessions that follow its parent's children (not -i). */
 struct newtask_ctx {
 	__u32 parent_tid;
-	__u64 cgroup;	/* the running task's perf cgroup (struct cgroup *), if cgroup slots exist */
 	__u32 tid;
-	__u32 cpu;
 	__u32 nr_slots;
 };
 
@@ -597,4 +592,8 @@ int BPF_PROG(on_newtask, struct task_struct *task, __u64 clone_flags)
 	return 0;
 }
 
-char LICENSE[] SEC("license") = "Dual BSD/GPL";
+/*
+ * The SPDX line's license. The kernel wants a GPL-compatible one for the GPL-only helpers:
+ * bpf_get_current_task_btf(), bpf_probe_read_kernel(), bpf_perf_event_read_value().
+ */
+char LICENSE[] SEC("license") = "GPL";

@@ -10,17 +10,34 @@
  * perf's followers may be attached it also leaves the slice of the first event in diff_readings
  * at every switch, as perf's own leader does.
  *
- * Maps (names as in the object, user space finds them by name through the program's map ids):
- *   events         PERF_EVENT_ARRAY, key member * nr_cpus + cpu, value perf event fd,
- *                  BPF_F_PRESERVE_ELEMS (the fds outlive the process that installed them)
+ * Maps (names as in the object, user space finds them by name through the program's map ids;
+ * keys are __u32 where not named):
+ *   events         PERF_EVENT_ARRAY[nr_members * nr_cpus], key member * nr_cpus + cpu, value
+ *                  perf event fd, BPF_F_PRESERVE_ELEMS (the fds outlive the process that
+ *                  installed them)
  *   prev_readings  PERCPU_ARRAY[LEADER_MAX_MEMBERS] of struct bpf_perf_event_value: the last
  *                  reading, monotonic (-a/-C sessions read their counts from it)
- *   diff_readings  PERCPU_ARRAY[1]: the first member's last slice (perf's follower reads it)
+ *   diff_readings  PERCPU_ARRAY[1] of struct bpf_perf_event_value: the first member's last
+ *                  slice (perf's follower reads it)
  *   sessions       ARRAY[LEADER_MAX_SESSIONS] of struct leader_session
- *   accum          PERCPU_ARRAY[LEADER_MAX_SESSIONS * LEADER_MAX_MEMBERS]: per-session sums
+ *   accum          PERCPU_ARRAY[LEADER_MAX_SESSIONS * LEADER_MAX_MEMBERS] of struct
+ *                  bpf_perf_event_value, key slot * LEADER_MAX_MEMBERS + member: per-session sums
  *   filter         HASH struct leader_filter_key -> u8 1: the threads each session counts
  *                  (a cgroup session's cgroup is in its slot)
  *   leader_state   ARRAY[1] of struct leader_state (slot watermark, ids of the helper links)
+ *   pending_owner  PERCPU_ARRAY[1] of struct pending (a bitmap of slots): the sessions the
+ *                  context-switch increment pending on this CPU belongs to
+ *   slice_buf      PERCPU_ARRAY[1] of struct slice: the slice being credited (too big for the
+ *                  BPF stack), with what is kept from one reading to the next on this CPU: the
+ *                  reading-in-progress flag and the task and cgroup the next slice starts with
+ *   cgroup_levels  PERCPU_ARRAY[LEADER_MAX_SESSIONS] of struct cgroup_level: the kernel's level
+ *                  of each cgroup slot's cgroup, once found on this CPU
+ *   leader_b.rodata  the constants set before load: nr_members, nr_cpus, prev_owner_members and
+ *                  attr_key, which a session compares with its own key before adopting a leader
+ *   leader_b.bss   foreign_syncs (upstream perf's followers may be attached)
+ * pending_owner, slice_buf, cgroup_levels and .bss are the programs' own: bperf never touches
+ * them (test_leader_load reads foreign_syncs); struct pending, slice and cgroup_level are in
+ * leader.bpf.c.
  */
 #ifndef BPERF_BPF_LEADER_H
 #define BPERF_BPF_LEADER_H

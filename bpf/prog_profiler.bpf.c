@@ -14,7 +14,10 @@
 
 const volatile bool count_event = true;
 
-/* The event's fd on each CPU, indexed by CPU number (max_entries set by user space). */
+/*
+ * The event's fd on each CPU, indexed by CPU number (max_entries set by user space). Sizes, not
+ * __type: the kernel takes no BTF for a perf event array.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
 	__uint(key_size, sizeof(__u32));
@@ -76,4 +79,5 @@ int BPF_PROG(bperf_on_exit)
 	return 0;
 }
 
+/* The SPDX line's license (bpf_perf_event_read_value() is GPL-only). */
 char LICENSE[] SEC("license") = "GPL";

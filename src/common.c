@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 void pr_err(const char *fmt, ...)
@@ -88,4 +89,12 @@ int read_text_file(const char *path, char *buf, size_t size)
 		n--;
 	buf[n] = '\0';
 	return 0;
+}
+
+unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }

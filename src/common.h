@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Small helpers shared by every part of bperf: error printing and allocation. */
+/* Small helpers shared by every part of bperf: error printing, allocation, files, the clock. */
 #ifndef BPERF_COMMON_H
 #define BPERF_COMMON_H
 
@@ -37,6 +37,9 @@ static inline unsigned long long double_to_u64(double v)
 		return ~0ULL;
 	return (unsigned long long)v;
 }
+
+/* CLOCK_MONOTONIC in nanoseconds: the clock of wall times, intervals and enabled times. */
+unsigned long long now_ns(void);
 
 /* Reads a small sysfs-like file into buf (trailing newline removed); -errno on failure. */
 int read_text_file(const char *path, char *buf, size_t size);

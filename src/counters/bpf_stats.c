@@ -27,14 +27,6 @@ struct stats_priv {
 	__u64 enabled_at;	/* 0 when disabled */
 };
 
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 static int read_stat(const struct counter *c, __u64 *value)
 {
 	const struct stats_priv *p = c->priv;

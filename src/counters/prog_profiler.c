@@ -39,14 +39,6 @@ struct profiler_priv {
 	__u64 enabled_at;		/* start of the current enabled period, 0 when disabled */
 };
 
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list args)
 {
 	return 0;

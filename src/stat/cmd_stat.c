@@ -67,14 +67,6 @@ struct stat_run {
 	unsigned int nr_printed;
 };
 
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 static int open_output(struct stat_run *r)
 {
 	const struct stat_options *o = &r->opts;

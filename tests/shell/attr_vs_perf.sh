@@ -5,60 +5,38 @@
 # For each event string (and a few target options) this runs
 #   /usr/bin/perf stat -vv <opts> -e STR true
 #   $BPERF stat -vv <opts> -e STR true
-# and compares the perf_event_attr blocks. In full mode (bperf stat -vv
-# works) the whole sequence of blocks is compared, open retries included,
-# for the first CPU of each open (the cpu 0 / cpu -1 opens). When bperf stat
-# is not available yet, $ATTR_DUMP (tests/unit/attr_dump built from the
-# event sources) is used instead and only the first attempted block of each
-# event is compared. Event names are compared from the count lines (first
-# 32 columns after the count) in full mode and from attr_dump's name lines
-# otherwise. The :b modifier is left out: perf 6.1 here has no BPF counters and
-# opens such an event directly, while bperf shares it (the parsed attr, which
-# :b leaves alone, is checked in test_events). Exit 0 pass, 1 fail, 2 skip.
+# and compares the perf_event_attr blocks: the whole sequence of blocks, open
+# retries included, for the first CPU of each open (the cpu 0 / cpu -1
+# opens). Event names are compared from the count lines (first 32 columns
+# after the count). The :b modifier is left out: perf 6.1 here has no BPF
+# counters and opens such an event directly, while bperf shares it (the
+# parsed attr, which :b leaves alone, is checked in test_events). Exit 0 pass,
+# 1 fail, 77 skip.
 
 PERF=${PERF:-/usr/bin/perf}
 BPERF=${BPERF:-./bperf}
-ATTR_DUMP=${ATTR_DUMP:-}
 [ -x "$PERF" ] || { echo "attr_vs_perf: no $PERF, skipping"; exit 77; }
 
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 
-mode=none
-if [ -x "$BPERF" ] && "$BPERF" stat -vv -e task-clock true 2>&1 | grep -q '^perf_event_attr:'; then
-	mode=full
-elif [ -n "$ATTR_DUMP" ] && [ -x "$ATTR_DUMP" ]; then
-	mode=dump
-else
-	echo "attr_vs_perf: neither '$BPERF stat -vv' nor ATTR_DUMP works, skipping"
-	exit 77
+if ! "$BPERF" stat -vv -e task-clock true 2>&1 | grep -q '^perf_event_attr:'; then
+	echo "attr_vs_perf: expected '$BPERF stat -vv' to print perf_event_attr blocks, got none"
+	exit 1
 fi
 
-# Attr blocks from a -vv log: only blocks opened on cpu -1 or cpu 0; with
-# $1 = first, blocks that follow a "switching off" retry message are dropped.
+# Attr blocks from a -vv log: only blocks opened on cpu -1 or cpu 0.
 blocks() {
-	awk -v which="$1" '
+	awk '
 	/^-+$/ && !inblk && !pending { inblk = 1; blk = ""; next }
 	inblk && /^-+$/ { inblk = 0; pending = 1; next }
 	inblk { blk = blk $0 "\n"; next }
 	pending && /^sys_perf_event_open: / {
 		pending = 0
-		if ($0 ~ /cpu (-1|0) / && !(which == "first" && retry))
+		if ($0 ~ /cpu (-1|0) /)
 			printf "%s--\n", blk
-		retry = 0
 		next
 	}
-	/^switching off/ { retry = 1 }
-	/^[^ ]/ && !/^switching off/ && !/^sys_perf_event_open/ && !/^------/ { }
-	'
-}
-
-# A dump log has no open lines: every block counts.
-dump_blocks() {
-	awk '
-	/^-+$/ && !inblk { inblk = 1; blk = ""; next }
-	inblk && /^-+$/ { inblk = 0; printf "%s--\n", blk; next }
-	inblk { blk = blk $0 "\n" }
 	'
 }
 
@@ -70,17 +48,10 @@ check() {
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	"$PERF" stat -vv $opts -e "$ev" true >"$TMP/p.out" 2>"$TMP/p.err"
-	if [ "$mode" = full ]; then
-		# shellcheck disable=SC2086
-		"$BPERF" stat -vv $opts -e "$ev" true >"$TMP/b.out" 2>"$TMP/b.err"
-		blocks all <"$TMP/p.err" >"$TMP/p.blk"
-		blocks all <"$TMP/b.err" >"$TMP/b.blk"
-	else
-		blocks first <"$TMP/p.err" >"$TMP/p.blk"
-		# shellcheck disable=SC2086
-		"$ATTR_DUMP" $opts -e "$ev" >"$TMP/b.out" 2>"$TMP/b.err"
-		dump_blocks <"$TMP/b.out" >"$TMP/b.blk"
-	fi
+	# shellcheck disable=SC2086
+	"$BPERF" stat -vv $opts -e "$ev" true >"$TMP/b.out" 2>"$TMP/b.err"
+	blocks <"$TMP/p.err" >"$TMP/p.blk"
+	blocks <"$TMP/b.err" >"$TMP/b.blk"
 	if ! cmp -s "$TMP/p.blk" "$TMP/b.blk"; then
 		echo "attr_vs_perf: '$opts -e $ev': expected perf's attr blocks, got:"
 		diff "$TMP/p.blk" "$TMP/b.blk" | head -20
@@ -90,13 +61,9 @@ check() {
 	grep -E '^ +([0-9.,]+|<not supported>|<not counted>) ' "$TMP/p.err" | grep -v ' seconds ' |
 		sed -E 's/^ +([0-9.,]+|<not supported>|<not counted>) +(msec |ns +)?//; s/ +#.*//; s/ +$//' \
 		>"$TMP/p.names"
-	if [ "$mode" = full ]; then
-		grep -E '^ +([0-9.,]+|<not supported>|<not counted>) ' "$TMP/b.err" | grep -v ' seconds ' |
-			sed -E 's/^ +([0-9.,]+|<not supported>|<not counted>) +(msec |ns +)?//; s/ +#.*//; s/ +$//' \
-			>"$TMP/b.names"
-	else
-		sed -n 's/^name: \(.*\) unit: .*/\1/p' "$TMP/b.out" >"$TMP/b.names"
-	fi
+	grep -E '^ +([0-9.,]+|<not supported>|<not counted>) ' "$TMP/b.err" | grep -v ' seconds ' |
+		sed -E 's/^ +([0-9.,]+|<not supported>|<not counted>) +(msec |ns +)?//; s/ +#.*//; s/ +$//' \
+		>"$TMP/b.names"
 	if ! cmp -s "$TMP/p.names" "$TMP/b.names"; then
 		echo "attr_vs_perf: '$opts -e $ev': expected names:"
 		diff "$TMP/p.names" "$TMP/b.names" | head -10
@@ -249,8 +216,8 @@ done
 check "-g" "cs,faults,task-clock"
 
 if [ $fail -ne 0 ]; then
-	echo "attr_vs_perf: FAIL ($n event strings, mode $mode)"
+	echo "attr_vs_perf: FAIL ($n event strings)"
 	exit 1
 fi
-echo "attr_vs_perf: ok ($n event strings, mode $mode)"
+echo "attr_vs_perf: ok ($n event strings)"
 exit 0

@@ -13,29 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "common.h"
 #include "config.h"
 
-static int failures;
 static char dir[] = "/tmp/bperf-test-config-XXXXXX";
-
-#define CHECK(name, cond)                                                                \
-	do {                                                                             \
-		if (!(cond)) {                                                           \
-			printf("%s: expected %s, got the opposite\n", name, #cond);      \
-			failures++;                                                      \
-		}                                                                        \
-	} while (0)
-
-#define CHECK_STR(name, exp, got)                                                        \
-	do {                                                                             \
-		const char *e_ = (exp), *g_ = (got);                                     \
-		if (!e_ != !g_ || (e_ && strcmp(e_, g_))) {                              \
-			printf("%s: expected '%s', got '%s'\n", name, e_ ? e_ : "(null)",  \
-			       g_ ? g_ : "(null)");                                      \
-			failures++;                                                      \
-		}                                                                        \
-	} while (0)
 
 /* The variables as `perf config -l` lists them, one "section.name=value\n" each. */
 static char *listing(const struct perf_config *cfg)
@@ -393,7 +375,7 @@ static void test_set_and_write(void)
 	char *text, *list, *again;
 	FILE *f;
 
-	CHECK("set without a dot", perf_config_set(&cfg, "nodot", "1", false) == -EINVAL);
+	CHECK_EQ("set without a dot", -EINVAL, perf_config_set(&cfg, "nodot", "1", false));
 	perf_config_set(&cfg, "stat.a", "1", true);
 	perf_config_set(&cfg, "report.Sub.X.order", "a b", false);
 	perf_config_set(&cfg, "stat.b", "  lead # hash \"q\" back\\slash\ttab", false);
@@ -409,7 +391,7 @@ static void test_set_and_write(void)
 		  "report.Sub.X.order=a b\nreport.plain=p\n", list);
 
 	/* the user file leaves the system file's variables out */
-	CHECK("write", perf_config_write(&cfg, path, false) == 0);
+	CHECK_OK("write", perf_config_write(&cfg, path, false));
 	text = read_back(path);
 	CHECK_STR("written",
 		  "# this file is auto-generated.\n"
@@ -418,10 +400,10 @@ static void test_set_and_write(void)
 	free(text);
 
 	/* with them, everything reads back the same */
-	CHECK("write all", perf_config_write(&cfg, path, true) == 0);
+	CHECK_OK("write all", perf_config_write(&cfg, path, true));
 	pc.text = read_back(path);
 	f = fmemopen((void *)pc.text, strlen(pc.text), "r");
-	CHECK("read back", perf_config_parse(&pc.cfg, f, path, false) == 0);
+	CHECK_OK("read back", perf_config_parse(&pc.cfg, f, path, false));
 	fclose(f);
 	again = listing(&pc.cfg);
 	CHECK_STR("round trip", list, again);
@@ -429,8 +411,8 @@ static void test_set_and_write(void)
 	free((char *)pc.text);
 	perf_config_free(&pc.cfg);
 
-	CHECK("write to a missing directory",
-	      perf_config_write(&cfg, "/nonexistent/dir/file", false) == -ENOENT);
+	CHECK_EQ("write to a missing directory", -ENOENT,
+		 perf_config_write(&cfg, "/nonexistent/dir/file", false));
 	unlink(path);
 	free(list);
 	free(path);
@@ -487,13 +469,13 @@ static void test_stat_vars(void)
 	CHECK_STR("stat vars: bpf-counter-events", "ref-cycles,page-faults",
 		  vars.bpf_counter_events);
 	CHECK("stat vars: no-csv-summary", vars.no_csv_summary);
-	CHECK("stat vars: big-num", vars.big_num == 0);
+	CHECK_EQ("stat vars: big-num", 0, vars.big_num);
 	stat_config_vars_free(&vars);
 	write_text(user, "[other]\n x = 1\n");
 	stat_config_vars_read(&vars);
 	CHECK("stat vars unset: bpf-counter-events", !vars.bpf_counter_events);
 	CHECK("stat vars unset: no-csv-summary", !vars.no_csv_summary);
-	CHECK("stat vars unset: big-num", vars.big_num == -1);
+	CHECK_EQ("stat vars unset: big-num", -1, vars.big_num);
 	stat_config_vars_free(&vars);
 	unsetenv("PERF_CONFIG_NOSYSTEM");
 	unlink(user);
@@ -518,7 +500,5 @@ int main(void)
 	unlink(path);
 	free(path);
 	rmdir(dir);
-	if (failures)
-		printf("test_config: %d failure(s)\n", failures);
-	return failures ? 1 : 0;
+	return check_exit("test_config");
 }

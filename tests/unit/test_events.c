@@ -12,32 +12,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "common.h"
 #include "events/evlist.h"
 #include "events/stat_config.h"
 
-static int failures;
 static char root[256];
 static struct parse_events_ctx ctx;
-
-#define CHECK_EQ(name, exp, got)                                                         \
-	do {                                                                             \
-		unsigned long long e_ = (unsigned long long)(exp);                       \
-		unsigned long long g_ = (unsigned long long)(got);                       \
-		if (e_ != g_) {                                                          \
-			printf("%s: expected %#llx, got %#llx\n", name, e_, g_);         \
-			failures++;                                                      \
-		}                                                                        \
-	} while (0)
-
-#define CHECK_STR(name, exp, got)                                                        \
-	do {                                                                             \
-		const char *e_ = (exp), *g_ = (got);                                     \
-		if (!g_ || strcmp(e_, g_)) {                                             \
-			printf("%s: expected '%s', got '%s'\n", name, e_, g_ ? g_ : "(null)"); \
-			failures++;                                                      \
-		}                                                                        \
-	} while (0)
 
 static void write_file(const char *rel, const char *text)
 {
@@ -107,16 +88,12 @@ static int parse(struct evlist *ev, const char *str, struct parse_events_error *
 static const struct evsel *one(struct evlist *ev, const char *str)
 {
 	struct parse_events_error err;
+	bool parsed = !parse(ev, str, &err) && ev->nr >= 1;
 
-	if (parse(ev, str, &err) || ev->nr < 1) {
-		printf("%s: expected to parse, got error '%s' at %d\n", str,
-		       err.str ? err.str : "", err.idx);
-		failures++;
-		parse_events_error_free(&err);
-		return NULL;
-	}
+	CHECK_MSG(str, parsed, "expected to parse, got error '%s' at %d", err.str ? err.str : "",
+		  err.idx);
 	parse_events_error_free(&err);
-	return &ev->entries[0];
+	return parsed ? &ev->entries[0] : NULL;
 }
 
 static void test_symbols(void)
@@ -273,7 +250,7 @@ static void test_groups(void)
 	struct stat_attr_opts opts = { .enable_on_exec = true };
 
 	e = one(&ev, "cs,{task-clock,faults:k}:u,migrations");
-	if (e && ev.nr == 4) {
+	if (e && CHECK_EQ("group: events", 4, ev.nr)) {
 		CHECK_STR("group member name", "task-clock", ev.entries[1].name);
 		CHECK_STR("group member own modifier kept", "faults:k", ev.entries[2].name);
 		CHECK_EQ("leader nr_members", 2, ev.entries[1].nr_members);
@@ -293,9 +270,6 @@ static void test_groups(void)
 		CHECK_EQ("member disabled", 0, ev.entries[2].attr.disabled);
 		CHECK_EQ("sample_type", PERF_SAMPLE_IDENTIFIER, ev.entries[0].attr.sample_type);
 		CHECK_EQ("inherit", 1, ev.entries[0].attr.inherit);
-	} else if (e) {
-		printf("group: expected 4 events, got %d\n", ev.nr);
-		failures++;
 	}
 	evlist_free(&ev);
 	e = one(&ev, "{cs}:D");
@@ -362,11 +336,10 @@ static void test_pmu(void)
 	CHECK_STR("unknown term message", "unknown term 'bogus' for pmu 'cpu'", err.str);
 	CHECK_EQ("unknown term position", 12, err.idx);
 	CHECK_EQ("exact then glob retry: two errors", 2, err.num_errors);
-	if (!err.help || strncmp(err.help, "valid terms: ", 13) ||
-	    !strstr(err.help, ",config,config1,config2,name,period,percore,metric-id")) {
-		printf("unknown term help: got '%s'\n", err.help ? err.help : "");
-		failures++;
-	}
+	CHECK_MSG("unknown term help", err.help && !strncmp(err.help, "valid terms: ", 13) &&
+		  strstr(err.help, ",config,config1,config2,name,period,percore,metric-id"),
+		  "expected 'valid terms: ...,config,config1,config2,name,period,percore,"
+		  "metric-id...', got '%s'", err.help ? err.help : "");
 	parse_events_error_free(&err);
 	CHECK_EQ("value too big fails", -EINVAL, parse(&ev, "cpu/event=0x100/", &err));
 	CHECK_STR("value too big", "value too big for format, maximum is 255", err.str);
@@ -491,12 +464,11 @@ static void test_error_print(void)
 	parse_events_error_print(f, "cpu/event=0x1,zzz/", &err);
 	fclose(f);
 	/* the error at 14 cuts one character: "..u/event..." */
-	if (!buf || strncmp(buf, expect, strlen(expect)) ||
-	    !strstr(buf, "\nInitial error:\nevent syntax error: ") ||
-	    !strstr(buf, "\nRun 'bperf list' for a list of valid events\n")) {
-		printf("error print: got\n%s\n", buf ? buf : "");
-		failures++;
-	}
+	CHECK_MSG("error print", buf && !strncmp(buf, expect, strlen(expect)) &&
+		  strstr(buf, "\nInitial error:\nevent syntax error: ") &&
+		  strstr(buf, "\nRun 'bperf list' for a list of valid events\n"),
+		  "expected '%s...', the initial error and the hint to run 'bperf list', got\n%s",
+		  expect, buf ? buf : "");
 	free(buf);
 	parse_events_error_free(&err);
 }
@@ -560,13 +532,12 @@ static void test_real_msr(void)
 	struct parse_events_error err = { .idx = -1 };
 	struct evlist ev = { 0 };
 	char type[32];
+	int ret;
 
 	if (read_text_file("/sys/bus/event_source/devices/msr/type", type, sizeof(type)))
 		return;
-	if (parse_events(&ev, "msr/tsc/", &real, &err)) {
-		printf("msr/tsc/: expected to parse, got '%s'\n", err.str ? err.str : "");
-		failures++;
-	} else {
+	ret = parse_events(&ev, "msr/tsc/", &real, &err);
+	if (CHECK_MSG("msr/tsc/", !ret, "expected to parse, got '%s'", err.str ? err.str : "")) {
 		CHECK_EQ("msr type", strtoul(type, NULL, 0), ev.entries[0].attr.type);
 		CHECK_EQ("msr tsc config", 0, ev.entries[0].attr.config);
 		CHECK_STR("msr name", "msr/tsc/", ev.entries[0].name);
@@ -592,10 +563,5 @@ int main(void)
 	test_real_msr();
 	if (fork() == 0)
 		execlp("rm", "rm", "-rf", root, (char *)NULL);
-	if (failures) {
-		printf("test_events: %d failure(s)\n", failures);
-		return 1;
-	}
-	printf("test_events: ok\n");
-	return 0;
+	return check_exit("test_events");
 }

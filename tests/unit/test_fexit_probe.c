@@ -14,9 +14,9 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "check.h"
 #include "fexit_probe.skel.h"
 
-#define EXIT_SKIP 77
 #define NAME "test_fexit_probe"
 /* The kernel's ENOTSUPP, not in user-space headers: what a missing arch trampoline returns. */
 #define KERNEL_ENOTSUPP 524
@@ -37,76 +37,53 @@ static int skip_refused(int err)
 }
 
 /* Runs probe_target once with TARGET_RET as its first argument. */
-static int run_target(int prog_fd)
+static bool run_target(int prog_fd)
 {
 	__u64 args[1] = { TARGET_RET };
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
 	int err;
 
 	err = bpf_prog_test_run_opts(prog_fd, &opts);
-	if (err) {
-		fprintf(stderr, "%s: expected test run to succeed, got %s\n", NAME, strerror(-err));
-		return -1;
-	}
-	if (opts.retval != TARGET_RET) {
-		fprintf(stderr, "%s: target return value: expected %d, got %u\n", NAME, TARGET_RET,
-			opts.retval);
-		return -1;
-	}
-	return 0;
+	return CHECK_OK("test run", err) &&
+	       CHECK_EQ("target return value", TARGET_RET, opts.retval);
 }
 
-static int check_exit_seen(struct fexit_probe_bpf *probe)
+static bool check_exit_seen(struct fexit_probe_bpf *probe)
 {
-	if (probe->bss->exit_hits != 1) {
-		fprintf(stderr, "%s: fexit hits: expected 1, got %llu\n", NAME,
-			(unsigned long long)probe->bss->exit_hits);
-		return -1;
-	}
-	if (probe->bss->exit_ret != TARGET_RET) {
-		fprintf(stderr, "%s: return value seen by fexit: expected %d, got %d\n", NAME,
-			TARGET_RET, probe->bss->exit_ret);
-		return -1;
-	}
-	return 0;
+	return CHECK_EQ("fexit hits", 1, probe->bss->exit_hits) &&
+	       CHECK_EQ("return value seen by fexit", TARGET_RET, probe->bss->exit_ret);
 }
 
-/* Loads and attaches the fexit program on target_fd; returns EXIT_SKIP, 0 or 1. */
+/* Loads and attaches the fexit program on target_fd and runs it; returns EXIT_SKIP or 0. */
 static int probe_fexit(int target_fd)
 {
 	struct fexit_probe_bpf *probe;
-	int err, ret = 1;
+	int err, ret = 0;
 
 	probe = fexit_probe_bpf__open();
-	if (!probe) {
-		fprintf(stderr, "%s: opening the fexit instance: %s\n", NAME, strerror(errno));
-		return 1;
-	}
+	if (!CHECK_MSG("fexit instance", probe, "expected to open, got %s", strerror(errno)))
+		return 0;
 	bpf_program__set_autoload(probe->progs.probe_target, false);
 	err = bpf_program__set_attach_target(probe->progs.on_target_exit, target_fd,
 					     "probe_target");
-	if (err) {
-		fprintf(stderr, "%s: set_attach_target: %s\n", NAME, strerror(-err));
+	if (!CHECK_OK("set_attach_target", err))
 		goto out;
-	}
 	err = fexit_probe_bpf__load(probe);
-	if (err) {
-		ret = is_refusal(-err) ? skip_refused(-err) : 1;
-		if (ret != EXIT_SKIP)
-			fprintf(stderr, "%s: expected fexit load to succeed, got %s\n", NAME,
-				strerror(-err));
+	if (err && is_refusal(-err)) {
+		ret = skip_refused(-err);
 		goto out;
 	}
+	if (!CHECK_OK("fexit load", err))
+		goto out;
 	err = fexit_probe_bpf__attach(probe);
-	if (err) {
-		ret = is_refusal(-err) ? skip_refused(-err) : 1;
-		if (ret != EXIT_SKIP)
-			fprintf(stderr, "%s: expected fexit attach to succeed, got %s\n", NAME,
-				strerror(-err));
+	if (err && is_refusal(-err)) {
+		ret = skip_refused(-err);
 		goto out;
 	}
-	if (!run_target(target_fd) && !check_exit_seen(probe))
-		ret = 0;
+	if (!CHECK_OK("fexit attach", err))
+		goto out;
+	if (run_target(target_fd))
+		check_exit_seen(probe);
 out:
 	fexit_probe_bpf__destroy(probe);
 	return ret;
@@ -124,19 +101,14 @@ int main(void)
 
 	/* first instance: the target alone, so that the fexit instance can name its fd */
 	target = fexit_probe_bpf__open();
-	if (!target) {
-		fprintf(stderr, "%s: opening the target instance: %s\n", NAME, strerror(errno));
-		return 1;
-	}
+	if (!CHECK_MSG("target instance", target, "expected to open, got %s", strerror(errno)))
+		return check_exit(NAME);
 	bpf_program__set_autoload(target->progs.on_target_exit, false);
 	err = fexit_probe_bpf__load(target);
-	if (err) {
-		fprintf(stderr, "%s: expected the raw_tp target to load, got %s\n", NAME,
-			strerror(-err));
-		fexit_probe_bpf__destroy(target);
-		return 1;
-	}
-	ret = probe_fexit(bpf_program__fd(target->progs.probe_target));
+	if (CHECK_OK("raw_tp target load", err))
+		ret = probe_fexit(bpf_program__fd(target->progs.probe_target));
+	else
+		ret = 0;
 	fexit_probe_bpf__destroy(target);
-	return ret;
+	return ret == EXIT_SKIP ? EXIT_SKIP : check_exit(NAME);
 }

@@ -21,9 +21,9 @@
 #include <bpf/libbpf.h>
 
 #include "bpf/leader.h"
+#include "check.h"
 #include "leader.skel.h"
 
-#define EXIT_SKIP 77
 #define NAME "test_leader_load"
 
 struct leader_test {
@@ -67,29 +67,24 @@ static void cause_switches(int nr_cpus)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
-static int setup(struct leader_test *t)
+static bool setup(struct leader_test *t)
 {
 	struct bpf_prog_info info = {};
 	__u32 info_len = sizeof(info);
 	int cpu, err, fd;
+	char name[64];
 
 	t->skel = leader_bpf__open();
-	if (!t->skel) {
-		fprintf(stderr, "%s: leader_bpf__open failed: %s\n", NAME, strerror(errno));
-		return -1;
-	}
+	if (!CHECK_MSG("leader open", t->skel, "expected a skeleton, got %s", strerror(errno)))
+		return false;
 	bpf_map__set_max_entries(t->skel->maps.events, t->nr_cpus);
 
 	err = leader_bpf__load(t->skel);
-	if (err) {
-		fprintf(stderr, "%s: expected load to succeed, got %s\n", NAME, strerror(-err));
-		return -1;
-	}
+	if (!CHECK_OK("leader load", err))
+		return false;
 	err = leader_bpf__attach(t->skel);
-	if (err) {
-		fprintf(stderr, "%s: expected attach to succeed, got %s\n", NAME, strerror(-err));
-		return -1;
-	}
+	if (!CHECK_OK("leader attach", err))
+		return false;
 	if (!bpf_obj_get_info_by_fd(bpf_program__fd(t->skel->progs.on_switch), &info, &info_len))
 		t->prog_id = info.id;
 
@@ -102,52 +97,51 @@ static int setup(struct leader_test *t)
 		t->event_fds[cpu] = fd;
 		err = bpf_map__update_elem(t->skel->maps.events, &key, sizeof(key), &fd, sizeof(fd),
 					   BPF_ANY);
-		if (err) {
-			fprintf(stderr, "%s: storing the fd of CPU %d: %s\n", NAME, cpu,
-				strerror(-err));
-			return -1;
-		}
+		snprintf(name, sizeof(name), "storing the fd of CPU %d", cpu);
+		if (!CHECK_OK(name, err))
+			return false;
 	}
-	return 0;
+	return true;
 }
 
-static int read_percpu(struct bpf_map *map, struct bpf_perf_event_value *vals, int nr_cpus)
+static bool read_percpu(struct bpf_map *map, struct bpf_perf_event_value *vals, int nr_cpus)
 {
 	__u32 key = LEADER_READING_KEY;
+	char name[64];
 	int err;
 
 	err = bpf_map__lookup_elem(map, &key, sizeof(key), vals, nr_cpus * sizeof(*vals), 0);
-	if (err)
-		fprintf(stderr, "%s: reading %s: %s\n", NAME, bpf_map__name(map), strerror(-err));
-	return err;
+	snprintf(name, sizeof(name), "reading %s", bpf_map__name(map));
+	return CHECK_OK(name, err);
 }
 
 /* With no session a switch must cost nothing: no reading at all. */
-static int check_idle_leader(struct leader_test *t)
+static bool check_idle_leader(struct leader_test *t)
 {
 	struct bpf_perf_event_value *prev = calloc(t->nr_cpus, sizeof(*prev));
-	int cpu, ret = -1;
+	bool ok = false;
+	char name[64];
+	int cpu;
 
 	cause_switches(t->nr_cpus);
-	if (read_percpu(t->skel->maps.prev_readings, prev, t->nr_cpus))
+	if (!read_percpu(t->skel->maps.prev_readings, prev, t->nr_cpus))
 		goto out;
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
-		if (prev[cpu].counter) {
-			fprintf(stderr, "%s: CPU %d: expected no reading without sessions, got %llu\n",
-				NAME, cpu, (unsigned long long)prev[cpu].counter);
+		snprintf(name, sizeof(name), "CPU %d: reading without sessions", cpu);
+		if (!CHECK_EQ(name, 0, prev[cpu].counter))
 			goto out;
-		}
 	}
-	ret = 0;
+	ok = true;
 out:
 	free(prev);
-	return ret;
+	return ok;
 }
 
 /* Upstream perf's test run: no context at all (ctx_size_in 0). */
-static int foreign_test_runs(struct leader_test *t)
+static bool foreign_test_runs(struct leader_test *t)
 {
 	int prog_fd = bpf_program__fd(t->skel->progs.on_switch);
+	char name[96];
 	int cpu, err;
 
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
@@ -156,68 +150,60 @@ static int foreign_test_runs(struct leader_test *t)
 		if (t->event_fds[cpu] < 0)
 			continue;
 		err = bpf_prog_test_run_opts(prog_fd, &opts);
-		if (err) {
-			fprintf(stderr, "%s: expected a test run without context on CPU %d to succeed "
-				"(upstream perf's), got %s\n", NAME, cpu, strerror(-err));
-			return -1;
-		}
+		snprintf(name, sizeof(name), "test run without context on CPU %d (upstream perf's)",
+			 cpu);
+		if (!CHECK_OK(name, err))
+			return false;
 	}
-	if (!t->skel->bss->foreign_syncs) {
-		fprintf(stderr, "%s: expected foreign_syncs set after a test run without context\n",
-			NAME);
-		return -1;
-	}
-	return 0;
+	return CHECK_MSG("foreign_syncs after a test run without context",
+			 t->skel->bss->foreign_syncs, "expected it set, got 0");
 }
 
 /*
  * After an upstream test run each switch reads: prev_readings follow each CPU's counter, which
  * counts the switch only after the tracepoint, so it may be ahead by the switches since.
  */
-static int check_readings(struct leader_test *t)
+static void check_readings(struct leader_test *t)
 {
 	struct bpf_perf_event_value *prev = calloc(t->nr_cpus, sizeof(*prev));
 	struct bpf_perf_event_value *diffs = calloc(t->nr_cpus, sizeof(*diffs));
 	struct { __u64 count, enabled, running; } now; /* the event's read_format */
 	__u64 total = 0, count;
-	int cpu, ret = -1;
+	char name[64];
+	ssize_t n;
+	int cpu;
 
 	cause_switches(t->nr_cpus);
-	if (read_percpu(t->skel->maps.prev_readings, prev, t->nr_cpus) ||
-	    read_percpu(t->skel->maps.diff_readings, diffs, t->nr_cpus))
+	if (!read_percpu(t->skel->maps.prev_readings, prev, t->nr_cpus) ||
+	    !read_percpu(t->skel->maps.diff_readings, diffs, t->nr_cpus))
 		goto out;
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
 		if (t->event_fds[cpu] < 0)
 			continue;
-		if (read(t->event_fds[cpu], &now, sizeof(now)) != sizeof(now)) {
-			fprintf(stderr, "%s: reading the counter of CPU %d: %s\n", NAME, cpu,
-				strerror(errno));
+		n = read(t->event_fds[cpu], &now, sizeof(now));
+		snprintf(name, sizeof(name), "CPU %d: counter", cpu);
+		if (!CHECK_MSG(name, n == sizeof(now), "expected a reading, got %s",
+			       n < 0 ? strerror(errno) : "a short read"))
 			goto out;
-		}
 		count = now.count;
 		printf("CPU %d: counter %llu, last reading %llu, last slice %llu\n", cpu,
 		       (unsigned long long)count, (unsigned long long)prev[cpu].counter,
 		       (unsigned long long)diffs[cpu].counter);
-		if (prev[cpu].counter > count || prev[cpu].running > prev[cpu].enabled) {
-			fprintf(stderr, "%s: CPU %d: expected reading <= counter and running <= "
-				"enabled, got %llu > %llu or %llu > %llu\n", NAME, cpu,
-				(unsigned long long)prev[cpu].counter, (unsigned long long)count,
-				(unsigned long long)prev[cpu].running,
-				(unsigned long long)prev[cpu].enabled);
+		snprintf(name, sizeof(name), "CPU %d: last reading", cpu);
+		if (!CHECK_MSG(name, prev[cpu].counter <= count &&
+			       prev[cpu].running <= prev[cpu].enabled,
+			       "expected reading <= counter and running <= enabled, got "
+			       "%llu > %llu or %llu > %llu", (unsigned long long)prev[cpu].counter,
+			       (unsigned long long)count, (unsigned long long)prev[cpu].running,
+			       (unsigned long long)prev[cpu].enabled))
 			goto out;
-		}
 		total += prev[cpu].counter + diffs[cpu].counter;
 	}
-	if (!total) {
-		fprintf(stderr, "%s: expected readings at switches once upstream perf ran it, got 0\n",
-			NAME);
-		goto out;
-	}
-	ret = 0;
+	CHECK_MSG("readings at switches once upstream perf ran it", total,
+		  "expected some, got 0");
 out:
 	free(prev);
 	free(diffs);
-	return ret;
 }
 
 static void teardown(struct leader_test *t)
@@ -232,28 +218,27 @@ static void teardown(struct leader_test *t)
 }
 
 /* The program is freed after an RCU grace period, so give it a moment to disappear. */
-static int check_unloaded(__u32 prog_id)
+static void check_unloaded(__u32 prog_id)
 {
-	int tries, fd;
+	int tries, fd = -1;
 
 	if (!prog_id)
-		return 0;
+		return;
 	for (tries = 0; tries < 100; tries++) {
 		fd = bpf_prog_get_fd_by_id(prog_id);
 		if (fd < 0)
-			return 0;
+			break;
 		close(fd);
 		usleep(10000);
 	}
-	fprintf(stderr, "%s: expected program %u to be unloaded after destroy, still there\n", NAME,
-		prog_id);
-	return -1;
+	CHECK_MSG("program after destroy", fd < 0, "expected program %u unloaded, still there",
+		  prog_id);
 }
 
 int main(void)
 {
 	struct leader_test t = {};
-	int cpu, ret = 1;
+	int cpu;
 
 	if (geteuid() != 0) {
 		printf("needs root to load BPF programs\n");
@@ -261,18 +246,16 @@ int main(void)
 	}
 
 	t.nr_cpus = libbpf_num_possible_cpus();
-	if (t.nr_cpus <= 0) {
-		fprintf(stderr, "%s: libbpf_num_possible_cpus: %s\n", NAME, strerror(-t.nr_cpus));
-		return 1;
-	}
+	if (!CHECK_MSG("possible CPUs", t.nr_cpus > 0, "expected a number, got %s",
+		       strerror(-t.nr_cpus)))
+		return check_exit(NAME);
 	t.event_fds = calloc(t.nr_cpus, sizeof(*t.event_fds));
 	for (cpu = 0; cpu < t.nr_cpus; cpu++)
 		t.event_fds[cpu] = -1;
 
-	if (!setup(&t) && !check_idle_leader(&t) && !foreign_test_runs(&t) && !check_readings(&t))
-		ret = 0;
+	if (setup(&t) && check_idle_leader(&t) && foreign_test_runs(&t))
+		check_readings(&t);
 	teardown(&t);
-	if (check_unloaded(t.prog_id))
-		ret = 1;
-	return ret;
+	check_unloaded(t.prog_id);
+	return check_exit(NAME);
 }

@@ -9,11 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "stat/metric_expr.h"
 #include "stat/metric_set.h"
 #include "stat/metric_table.h"
-
-static int failures;
 
 struct count {
 	const char *name;
@@ -65,10 +64,8 @@ static void check_value(const char *expr, double expected)
 	double got = NAN;
 	int err = metric_expr_eval(expr, lookup, NULL, &got);
 
-	if (err || fabs(got - expected) > 1e-9 * fmax(1.0, fabs(expected))) {
-		printf("%s: expected %.12g, got %.12g (err %d)\n", expr, expected, got, err);
-		failures++;
-	}
+	if (CHECK_OK(expr, err))
+		CHECK_NEAR(expr, expected, got, 1e-9 * fmax(1.0, fabs(expected)));
 }
 
 static void check_error(const char *expr, int expected)
@@ -76,15 +73,13 @@ static void check_error(const char *expr, int expected)
 	double got = 0;
 	int err = metric_expr_eval(expr, lookup, NULL, &got);
 
-	if (err != expected) {
-		printf("%s: expected error %d, got %d (value %g)\n", expr, expected, err, got);
-		failures++;
-	}
+	CHECK_MSG(expr, err == expected, "expected error %d, got %d (value %g)", expected, err,
+		  got);
 }
 
 static void check_ids(const char *expr, const char *expected)
 {
-	char **ids = NULL, joined[256] = "";
+	char **ids = NULL, joined[256] = "", name[128];
 	int n = metric_expr_ids(expr, &ids);
 
 	for (int i = 0; n > 0 && ids[i]; i++) {
@@ -92,10 +87,9 @@ static void check_ids(const char *expr, const char *expected)
 			strcat(joined, " ");
 		strcat(joined, ids[i]);
 	}
-	if (n < 0 || strcmp(joined, expected)) {
-		printf("ids of %s: expected '%s', got '%s' (%d)\n", expr, expected, joined, n);
-		failures++;
-	}
+	snprintf(name, sizeof(name), "ids of %s", expr);
+	if (CHECK_OK(name, n < 0 ? n : 0))
+		CHECK_STR(name, expected, joined);
 	metric_expr_ids_free(ids);
 }
 
@@ -152,10 +146,7 @@ static void test_ids(void)
 	check_ids("min(a@b, d_ratio(x, 2)) if y > 0 else 1", "a/b x y");
 	check_ids("task\\-clock / (duration_time / 1e6)", "task-clock duration_time");
 	check_ids("2 * 3", "");
-	if (metric_expr_ids("1 +", &(char **){ NULL }) != -EINVAL) {
-		printf("ids of a bad expression: expected -EINVAL\n");
-		failures++;
-	}
+	CHECK_EQ("ids of a bad expression", -EINVAL, metric_expr_ids("1 +", &(char **){ NULL }));
 }
 
 static int builtin_value(void *ctx, int ev, double *v)
@@ -192,11 +183,7 @@ static void test_builtin_metrics(void)
 	size_t i;
 	int k;
 
-	if ((int)(sizeof(expected) / sizeof(expected[0])) != metric_table_size) {
-		printf("built-in metrics: %d, test expects %zu\n", metric_table_size,
-		       sizeof(expected) / sizeof(expected[0]));
-		failures++;
-	}
+	CHECK_EQ("built-in metrics", sizeof(expected) / sizeof(expected[0]), metric_table_size);
 	for (i = 0; i < sizeof(expected) / sizeof(expected[0]); i++) {
 		struct metric_instance m = { 0 };
 		int evs[16], n;
@@ -206,22 +193,16 @@ static void test_builtin_metrics(void)
 			if (metric_def_matches(&metric_table[k], expected[i].name) &&
 			    !strcmp(metric_table[k].name, expected[i].name))
 				m.def = &metric_table[k];
-		if (!m.def) {
-			printf("metric %s: not built in\n", expected[i].name);
-			failures++;
+		if (!CHECK_MSG(expected[i].name, m.def, "expected a built-in metric, got none"))
 			continue;
-		}
 		n = metric_expr_ids(m.def->expr, &m.ids);
 		for (k = 0; k < n; k++)
 			evs[k] = k;
 		m.evs = evs;
 		m.scale = m.def->scale_unit ? 100 : 1;
-		if (metric_instance_eval(&m, builtin_value, &m, &got) ||
-		    fabs(got - expected[i].expected) > 1e-9 * fmax(1.0, expected[i].expected)) {
-			printf("metric %s: expected %.12g, got %.12g\n", expected[i].name,
-			       expected[i].expected, got);
-			failures++;
-		}
+		if (CHECK_OK(expected[i].name, metric_instance_eval(&m, builtin_value, &m, &got)))
+			CHECK_NEAR(expected[i].name, expected[i].expected, got,
+				   1e-9 * fmax(1.0, expected[i].expected));
 		metric_expr_ids_free(m.ids);
 	}
 }
@@ -233,12 +214,13 @@ static void test_matching(void)
 	for (int k = 0; k < metric_table_size; k++)
 		if (!strcmp(metric_table[k].name, "IPC"))
 			ipc = &metric_table[k];
-	if (!ipc || !metric_def_matches(ipc, "ipc") || !metric_def_matches(ipc, "summary") ||
-	    !metric_def_matches(ipc, "Pipeline") || metric_def_matches(ipc, "Pipe") ||
-	    metric_def_matches(ipc, "CPI")) {
-		printf("IPC: name and group matching is wrong\n");
-		failures++;
-	}
+	if (!CHECK_MSG("IPC", ipc, "expected a built-in metric, got none"))
+		return;
+	CHECK("IPC matches ipc", metric_def_matches(ipc, "ipc"));
+	CHECK("IPC matches summary", metric_def_matches(ipc, "summary"));
+	CHECK("IPC matches Pipeline", metric_def_matches(ipc, "Pipeline"));
+	CHECK("IPC does not match Pipe", !metric_def_matches(ipc, "Pipe"));
+	CHECK("IPC does not match CPI", !metric_def_matches(ipc, "CPI"));
 }
 
 int main(void)
@@ -248,10 +230,5 @@ int main(void)
 	test_ids();
 	test_builtin_metrics();
 	test_matching();
-	if (failures) {
-		printf("%d failures\n", failures);
-		return 1;
-	}
-	printf("ok\n");
-	return 0;
+	return check_exit("test_metric_expr");
 }

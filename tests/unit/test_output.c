@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "output/output.h"
 #include "common.h"
 #include "stat/metrics.h"
@@ -142,27 +143,12 @@ static char *render(struct output_config cfg, const struct fixture *f, enum what
 	return buf;
 }
 
-static int failures;
-
-static void expect_str(const char *name, const char *expected, const char *got)
-{
-	size_t i = 0;
-
-	if (!strcmp(expected, got))
-		return;
-	while (expected[i] && expected[i] == got[i])
-		i++;
-	failures++;
-	printf("%s: expected\n<<<%s>>>\ngot\n<<<%s>>>\n(first difference at byte %zu)\n", name,
-	       expected, got, i);
-}
-
 static void expect_render(const char *name, enum output_format format, const struct fixture *f,
 			  enum what what, const char *expected)
 {
 	char *got = render(cfg_of(format), f, what, 0);
 
-	expect_str(name, expected, got);
+	CHECK_STR(name, expected, got);
 	free(got);
 }
 
@@ -758,31 +744,29 @@ static void test_interval(void)
 
 	fixture_interval(&f, 0.100209020, 929730, 77);
 	got = render(cfg, &f, INTERVAL, 0);
-	expect_str("-I std first print", gold_iv_std, got);
+	CHECK_STR("-I std first print", gold_iv_std, got);
 	free(got);
 
 	/* no header on the second print; an idle period is <not counted> */
 	fixture_interval(&f, 0.200550703, 0, 0);
 	got = render(cfg, &f, INTERVAL, 1);
-	expect_str("-I std second print", gold_iv_std2, got);
+	CHECK_STR("-I std second print", gold_iv_std2, got);
 	free(got);
 
 	fixture_interval(&f, 0.200550703, 0, 0);
 	got = render(cfg, &f, INTERVAL, 25);
-	if (strncmp(got, "#           time", 16)) {
-		failures++;
-		printf("-I header every 25 prints: expected header, got %s\n", got);
-	}
+	CHECK_MSG("-I header every 25 prints", !strncmp(got, "#           time", 16),
+		  "expected header, got %s", got);
 	free(got);
 
 	fixture_interval(&f, 0.100193408, 1686981, 77);
 	got = render(cfg_of(OUTPUT_CSV), &f, INTERVAL, 0);
-	expect_str("-I csv", gold_iv_csv, got);
+	CHECK_STR("-I csv", gold_iv_csv, got);
 	free(got);
 
 	fixture_interval(&f, 0.100224983, 886662, 76);
 	got = render(cfg_of(OUTPUT_JSON), &f, INTERVAL, 0);
-	expect_str("-I json", gold_iv_json, got);
+	CHECK_STR("-I json", gold_iv_json, got);
 	free(got);
 
 	/* --summary totals after the intervals */
@@ -792,13 +776,13 @@ static void test_interval(void)
 	cfg = cfg_of(OUTPUT_CSV);
 	cfg.summary = true;
 	got = render(cfg, &f, LINES, 0);
-	expect_str("--summary csv", gold_sum_csv, got);
+	CHECK_STR("--summary csv", gold_sum_csv, got);
 	free(got);
 	cfg.no_csv_summary = true;
 	got = render(cfg, &f, LINES, 0);
-	expect_str("--summary --no-csv-summary csv",
-		   "2.51,msec,task-clock,2507853,100.00,0.016,CPUs utilized\n"
-		   "76,,faults,2507853,100.00,30.305,K/sec\n", got);
+	CHECK_STR("--summary --no-csv-summary csv",
+		  "2.51,msec,task-clock,2507853,100.00,0.016,CPUs utilized\n"
+		  "76,,faults,2507853,100.00,30.305,K/sec\n", got);
 	free(got);
 }
 
@@ -1026,26 +1010,25 @@ static void test_metric_rules(void)
 	fx_set(&f, ev, 0, 2, 1, 1);
 	f.res.wall_ns = 1e6;
 	n = metrics_compute(&f.res, ev, 0, m, METRICS_MAX);
-	if (n != 1 || m[0].value != 1000.0 || strcmp(m[0].unit, "/sec")) {
-		failures++;
-		printf("rate over two clocks: expected 1000.000 /sec (not K: only above 1000), "
-		       "got %d lines, %f %s\n", n, n ? m[0].value : 0, n ? m[0].unit : "");
+	if (CHECK_EQ("rate over two clocks: lines", 1, n)) {
+		/* 1000.000 /sec, not K: only above 1000 */
+		CHECK_NEAR("rate over two clocks", 1000.0, m[0].value, 0);
+		CHECK_STR("rate over two clocks: unit", "/sec", m[0].unit);
 	}
 	/* no wall time: the empty CPUs utilized metric */
 	f.res.wall_ns = 0;
 	n = metrics_compute(&f.res, c1, 0, m, METRICS_MAX);
-	if (n != 1 || m[0].format || strcmp(m[0].unit, "CPUs utilized")) {
-		failures++;
-		printf("CPUs utilized without wall time: expected empty metric, got %d lines\n", n);
+	if (CHECK_EQ("CPUs utilized without wall time: lines", 1, n)) {
+		/* the empty metric */
+		CHECK_STR("CPUs utilized without wall time: format", NULL, m[0].format);
+		CHECK_STR("CPUs utilized without wall time: unit", "CPUs utilized", m[0].unit);
 	}
 	/* an unsupported clock gives no rate */
 	f.supported[c1] = false;
 	f.supported[c2] = false;
 	n = metrics_compute(&f.res, ev, 0, m, METRICS_MAX);
-	if (n != 1 || m[0].unit) {
-		failures++;
-		printf("rate without a counted clock: expected no metric, got %d lines\n", n);
-	}
+	if (CHECK_EQ("rate without a counted clock: lines", 1, n))
+		CHECK_STR("rate without a counted clock: unit (none: no metric)", NULL, m[0].unit);
 }
 
 int main(void)
@@ -1062,10 +1045,5 @@ int main(void)
 	test_hardware_metrics();
 	test_metric_rules();
 	test_locales();
-	if (failures) {
-		printf("test_output: %d failure(s)\n", failures);
-		return 1;
-	}
-	printf("test_output: all passed\n");
-	return 0;
+	return check_exit("test_output");
 }

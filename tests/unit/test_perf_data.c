@@ -11,24 +11,22 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "data/env.h"
 #include "data/reader.h"
 #include "data/writer.h"
 #include "stat/stat_report.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                                        \
-	do {                                                                    \
-		if (!(cond)) {                                                  \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);    \
-			fprintf(stderr, __VA_ARGS__);                           \
-			fputc('\n', stderr);                                    \
-			failures++;                                             \
-		}                                                               \
-	} while (0)
-
 static const __u64 ids_a[] = { 11, 12 }, ids_b[] = { 21, 22 };
+
+/* "path: what", the name of a check on one file (valid until the next call) */
+static const char *of(const char *path, const char *what)
+{
+	static char name[160];
+
+	snprintf(name, sizeof(name), "%s: %s", path, what);
+	return name;
+}
 
 static void write_file(const char *path, bool swap, unsigned int attr_extra)
 {
@@ -48,10 +46,8 @@ static void write_file(const char *path, bool swap, unsigned int attr_extra)
 	struct perf_data_writer w;
 	int cpus[] = { 0, 1 }, pid = -1, cpu;
 
-	if (data_writer_open(&w, path, swap)) {
-		failures++;
+	if (!CHECK_OK(of(path, "writer open"), data_writer_open(&w, path, swap)))
 		return;
-	}
 	w.attr_extra = attr_extra;
 	data_writer_begin(&w, ev, 2);
 	data_write_event_update_unit(&w, 11, "msec");
@@ -64,7 +60,7 @@ static void write_file(const char *path, bool swap, unsigned int attr_extra)
 		data_write_stat(&w, ids_b[cpu], cpu, 0, 100 + cpu, 2000000, 1000000);
 	}
 	data_write_stat_round(&w, STAT_ROUND_FINAL, 2000000);
-	CHECK(!data_writer_finish(&w, &f), "finish %s", path);
+	CHECK_OK(of(path, "writer finish"), data_writer_finish(&w, &f));
 	data_writer_close(&w);
 }
 
@@ -76,40 +72,48 @@ static void check_read(const char *path, bool swapped)
 	__u32 types[16];
 	int n = 0, ret;
 
-	if (data_reader_open(&r, path)) {
-		CHECK(0, "open %s", path);
+	if (!CHECK_OK(of(path, "reader open"), data_reader_open(&r, path)))
 		return;
-	}
-	CHECK(r.swap == swapped, "%s: swap %d", path, r.swap);
-	CHECK(r.nr_attrs == 2, "%s: %d attrs", path, r.nr_attrs);
-	CHECK(r.attrs[0].attr.config == PERF_COUNT_SW_CPU_CLOCK && r.attrs[0].attr.disabled &&
-	      r.attrs[0].attr.inherit && !r.attrs[0].attr.exclude_kernel, "%s: attr 0", path);
-	CHECK(r.attrs[1].attr.exclude_kernel && !r.attrs[1].attr.disabled, "%s: attr 1 bits",
-	      path);
-	CHECK(r.attrs[1].nr_ids == 2 && r.attrs[1].ids[1] == 22, "%s: ids", path);
+	CHECK_EQ(of(path, "swap"), swapped, r.swap);
+	CHECK_EQ(of(path, "attrs"), 2, r.nr_attrs);
+	CHECK_EQ(of(path, "attr 0 config"), PERF_COUNT_SW_CPU_CLOCK, r.attrs[0].attr.config);
+	CHECK_EQ(of(path, "attr 0 disabled"), 1, r.attrs[0].attr.disabled);
+	CHECK_EQ(of(path, "attr 0 inherit"), 1, r.attrs[0].attr.inherit);
+	CHECK_EQ(of(path, "attr 0 exclude_kernel"), 0, r.attrs[0].attr.exclude_kernel);
+	CHECK_EQ(of(path, "attr 1 exclude_kernel"), 1, r.attrs[1].attr.exclude_kernel);
+	CHECK_EQ(of(path, "attr 1 disabled"), 0, r.attrs[1].attr.disabled);
+	if (CHECK_EQ(of(path, "attr 1 ids"), 2, r.attrs[1].nr_ids))
+		CHECK_EQ(of(path, "attr 1 id 1"), 22, r.attrs[1].ids[1]);
 	while ((ret = data_reader_next(&r, &rec)) > 0 && n < 16) {
 		types[n++] = rec.header.type;
 		if (rec.header.type == REC_STAT) {
 			const struct rec_stat *st = rec.data;
 
-			if (st->id == 22)
-				CHECK(st->cpu == 1 && st->val == 101 && st->run == 1000000,
-				      "%s: stat of id 22", path);
+			if (st->id == 22) {
+				CHECK_EQ(of(path, "stat of id 22: cpu"), 1, st->cpu);
+				CHECK_EQ(of(path, "stat of id 22: val"), 101, st->val);
+				CHECK_EQ(of(path, "stat of id 22: run"), 1000000, st->run);
+			}
 		}
 		if (rec.header.type == REC_EVENT_UPDATE && n == 2) {
 			double scale;
 
 			memcpy(&scale, (char *)rec.data + 24, 8);
-			CHECK(scale == 1e-6, "%s: scale %g", path, scale);
+			CHECK_NEAR(of(path, "scale"), 1e-6, scale, 0);
 		}
 	}
-	CHECK(ret == 0 && n == 10, "%s: %d records, ret %d", path, n, ret);
-	CHECK(n > 4 && types[2] == REC_THREAD_MAP && types[3] == REC_CPU_MAP &&
-	      types[n - 1] == REC_STAT_ROUND, "%s: record order", path);
-	CHECK(!data_env_read(&r, &env), "%s: features", path);
-	CHECK(env.nr_cmdline == 4 && !strcmp(env.cmdline[3], "-a"), "%s: cmdline", path);
-	CHECK(env.nr_events == 2 && !strcmp(env.events[1].name, "page-faults:u"),
-	      "%s: event names", path);
+	CHECK_EQ(of(path, "reader's last return"), 0, ret);
+	CHECK_EQ(of(path, "records"), 10, n);
+	if (CHECK_MSG(of(path, "record order"), n > 4, "expected more than 4 records, got %d", n)) {
+		CHECK_EQ(of(path, "record 2 type"), REC_THREAD_MAP, types[2]);
+		CHECK_EQ(of(path, "record 3 type"), REC_CPU_MAP, types[3]);
+		CHECK_EQ(of(path, "last record type"), REC_STAT_ROUND, types[n - 1]);
+	}
+	CHECK_OK(of(path, "features"), data_env_read(&r, &env));
+	if (CHECK_EQ(of(path, "cmdline words"), 4, env.nr_cmdline))
+		CHECK_STR(of(path, "cmdline word 3"), "-a", env.cmdline[3]);
+	if (CHECK_EQ(of(path, "event names"), 2, env.nr_events))
+		CHECK_STR(of(path, "event name 1"), "page-faults:u", env.events[1].name);
 	data_env_free(&env);
 	data_reader_close(&r);
 }
@@ -124,7 +128,7 @@ static char *report_text(const char *path)
 	ro.out.out = open_memstream(&text, &size);
 	ro.out.format = OUTPUT_CSV;
 	ro.out.csv_sep = ",";
-	CHECK(stat_report_file(&ro) == 0, "report of %s", path);
+	CHECK_EQ(of(path, "report exit status"), 0, stat_report_file(&ro));
 	fclose(ro.out.out);
 	return text;
 }
@@ -135,6 +139,7 @@ static void check_broken(const char *good, const char *bad)
 	static char buf[1 << 16];
 	struct report_options ro = { .input = bad };
 	size_t len = in ? fread(buf, 1, sizeof(buf), in) : 0, cut;
+	char name[64];
 
 	if (in)
 		fclose(in);
@@ -144,7 +149,8 @@ static void check_broken(const char *good, const char *bad)
 		out = fopen(bad, "wb");
 		fwrite(buf, 1, cut, out);
 		fclose(out);
-		CHECK(stat_report_file(&ro) == 255, "truncated at %zu: accepted", cut);
+		snprintf(name, sizeof(name), "truncated at %zu: report exit status", cut);
+		CHECK_EQ(name, 255, stat_report_file(&ro));
 	}
 	for (cut = 0; cut < 0x200 && cut < len; cut += 8) {
 		char saved = buf[cut];
@@ -179,10 +185,12 @@ int main(void)
 	check_read(big, false);
 	a = report_text(native);
 	b = report_text(swapped);
-	CHECK(!strcmp(a, b), "swapped report:\n%s\nnative:\n%s", b, a);
-	CHECK(strstr(a, "3.00,msec,cpu-clock,4000000,100.00") != NULL, "report: %s", a);
+	CHECK_STR("report of the swapped file", a, b);
+	CHECK_MSG("report: cpu-clock", strstr(a, "3.00,msec,cpu-clock,4000000,100.00"),
+		  "expected '3.00,msec,cpu-clock,4000000,100.00...', got\n%s", a);
 	/* page-faults ran half the time: scaled from 201 to 402 */
-	CHECK(strstr(a, "402,,page-faults:u,2000000,50.00") != NULL, "report: %s", a);
+	CHECK_MSG("report: page-faults:u", strstr(a, "402,,page-faults:u,2000000,50.00"),
+		  "expected '402,,page-faults:u,2000000,50.00...', got\n%s", a);
 	free(a);
 	free(b);
 	/* the errors of broken files are expected: one line each on stderr */
@@ -193,5 +201,5 @@ int main(void)
 	unlink(bad);
 	unlink(strcat(native, ".old"));
 	rmdir(dir);
-	return failures ? 1 : 0;
+	return check_exit("test_perf_data");
 }

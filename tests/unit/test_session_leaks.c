@@ -14,9 +14,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "stat/session.h"
 
-#define EXIT_SKIP 77
 #define NAME "test_session_leaks"
 #define ROUNDS 20
 
@@ -64,13 +64,13 @@ struct scenario {
 	int fd_headroom;	/* > 0: RLIMIT_NOFILE set to this many fds above those open */
 };
 
-/* One session: init, open, and when it opened, a short count; then free. Returns 0 or 1. */
-static int run_scenario(const struct scenario *sc, struct fd_census *while_open)
+/* One session: init, open, and when it opened, a short count; then free. */
+static void run_scenario(const struct scenario *sc, struct fd_census *while_open)
 {
 	struct parse_events_error perr = { .idx = -1 };
 	struct stat_options o = { 0 };
 	struct stat_session s;
-	int err, failed = 0;
+	int err;
 
 	o.scale = true;
 	o.run_count = 1;
@@ -78,10 +78,10 @@ static int run_scenario(const struct scenario *sc, struct fd_census *while_open)
 	o.tid = sc->tid;
 	o.cpu_list = sc->cpu_list;
 	o.system_wide = sc->system_wide;
-	if (parse_events(&o.evlist, sc->events, &o.events_ctx, &perr)) {
-		printf("%s: %s: cannot parse '%s'\n", NAME, sc->name, sc->events);
+	err = parse_events(&o.evlist, sc->events, &o.events_ctx, &perr);
+	if (!CHECK_MSG(sc->name, !err, "expected '%s' to parse, got %d", sc->events, err)) {
 		parse_events_error_free(&perr);
-		return 1;
+		return;
 	}
 	err = session_init(&s, &o, &o.evlist, 0, NULL);
 	if (!err && sc->fd_headroom) {
@@ -104,21 +104,18 @@ static int run_scenario(const struct scenario *sc, struct fd_census *while_open)
 		if (while_open)
 			*while_open = count_fds();
 	}
-	if (!err != sc->expect_open_ok) {
-		printf("%s: %s: open expected %s, got %s (%d)\n", NAME, sc->name,
-		       sc->expect_open_ok ? "success" : "failure", err ? "failure" : "success", err);
-		failed = 1;
-	}
+	CHECK_MSG(sc->name, !err == sc->expect_open_ok, "open expected %s, got %s (%d)",
+		  sc->expect_open_ok ? "success" : "failure", err ? "failure" : "success", err);
 	session_free(&s);
 	stat_options_free(&o);
-	return failed;
 }
 
 int main(void)
 {
 	char self_tid[64], live_then_dead[64];
 	struct fd_census before, after, during = { 0 };
-	int i, k, failed = 0;
+	char name[64];
+	int i, k;
 
 	if (geteuid() != 0) {
 		printf("needs root\n");
@@ -145,29 +142,18 @@ int main(void)
 
 		/* a first round outside the census: libc and /proc may cache an fd once */
 		for (k = 0; k < n; k++)
-			failed |= run_scenario(&scenarios[k], NULL);
+			run_scenario(&scenarios[k], NULL);
 		before = count_fds();
 		for (i = 0; i < ROUNDS; i++)
 			for (k = 0; k < n; k++)
-				failed |= run_scenario(&scenarios[k], k == 0 ? &during : NULL);
+				run_scenario(&scenarios[k], k == 0 ? &during : NULL);
 	}
 	after = count_fds();
 	/* proves the census sees perf_event fds at all: 3 events on one thread */
-	if (during.perf_events != 3) {
-		printf("%s: perf_event fds while a session is open: expected 3, got %d\n", NAME,
-		       during.perf_events);
-		failed = 1;
-	}
-	if (after.total != before.total) {
-		printf("%s: open fds after %d rounds: expected %d, got %d\n", NAME, ROUNDS,
-		       before.total, after.total);
-		failed = 1;
-	}
-	if (after.perf_events) {
-		printf("%s: perf_event fds left open: expected 0, got %d\n", NAME, after.perf_events);
-		failed = 1;
-	}
-	if (!failed)
-		printf("%s: ok (%d fds before and after)\n", NAME, after.total);
-	return failed;
+	CHECK_EQ("perf_event fds while a session is open", 3, during.perf_events);
+	snprintf(name, sizeof(name), "open fds after %d rounds", ROUNDS);
+	CHECK_EQ(name, before.total, after.total);
+	CHECK_EQ("perf_event fds left open", 0, after.perf_events);
+	printf("%s: %d fds before the rounds, %d after\n", NAME, before.total, after.total);
+	return check_exit(NAME);
 }

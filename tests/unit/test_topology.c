@@ -12,13 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "common.h"
 #include "stat/aggregate.h"
 #include "stat/topology.h"
 
 #define NR_CPUS 16
-
-static int failures;
 
 static void write_file(const char *root, const char *rel, const char *text)
 {
@@ -98,10 +97,7 @@ static void check_mode(const char *name, enum aggr_mode mode, const struct cpu_t
 {
 	char *got = describe(mode, topo);
 
-	if (strcmp(got, expected)) {
-		printf("%s: expected '%s', got '%s'\n", name, expected, got);
-		failures++;
-	}
+	CHECK_STR(name, expected, got);
 	free(got);
 }
 
@@ -125,16 +121,12 @@ int main(void)
 	/* CPUs the tree does not describe have unknown (-1) ids */
 	cpu_topology_free(&topo);
 	cpu_topology_read(&topo, root, NR_CPUS + 2);
-	if (topo.socket[NR_CPUS] != -1 || topo.node[NR_CPUS + 1] != -1) {
-		printf("undescribed CPUs: expected ids of -1\n");
-		failures++;
-	}
+	CHECK_EQ("undescribed CPU: socket", -1, topo.socket[NR_CPUS]);
+	CHECK_EQ("undescribed CPU: node", -1, topo.node[NR_CPUS + 1]);
 	cpu_topology_free(&topo);
 
 	cmd = xasprintf("rm -rf '%s'", root);
-	if (system(cmd))
-		failures++;
+	CHECK_EQ("removing the fake tree", 0, system(cmd));
 	free(cmd);
-	printf("%s\n", failures ? "FAIL" : "ok");
-	return failures ? 1 : 0;
+	return check_exit("test_topology");
 }
