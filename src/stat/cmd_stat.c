@@ -15,6 +15,7 @@
 #include "../cli.h"
 #include "../common.h"
 #include "../counters/bpf_prog_targets.h"
+#include "../counters/privileges.h"
 #include "../events/stat_config.h"
 #include "../output/output.h"
 #include "aggregate.h"
@@ -690,7 +691,9 @@ int cmd_stat(int argc, const char **argv, const struct top_opts *top)
 					.user_cpus = r->opts.cpu_list != NULL };
 	pmu_merge_prepare(&r->opts.evlist, &r->merge);
 	if (r->opts.bpf_prog) {
-		err = open_bpf_progs(r);
+		err = require_bpf_prog_caps();
+		if (!err)
+			err = open_bpf_progs(r);
 		if (err)
 			goto out;
 	}

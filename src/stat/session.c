@@ -8,6 +8,7 @@
 
 #include "../common.h"
 #include "../counters/bpf_prog_targets.h"
+#include "../counters/privileges.h"
 #include "../../bpf/leader.h"
 #include "open_error.h"
 
@@ -278,12 +279,40 @@ static int open_tool(struct stat_session *s, int i)
 	return 0;
 }
 
+/*
+ * Shared counters need capabilities a user may lack: say so before anything is created. The
+ * first shared event names what asked for them.
+ */
+static int check_shared_caps(const struct stat_session *s)
+{
+	const struct counter *c;
+	const char *asked_by;
+	int i;
+
+	for (i = 0; i < s->evlist->nr; i++) {
+		c = &s->counters[i];
+		if (c->ops != &shared_counter_ops)
+			continue;
+		if (s->opts->bpf_counters)
+			asked_by = "--bpf-counters";
+		else if (c->leader->evsel->bpf_counter)
+			asked_by = c->leader->evsel->name;
+		else
+			asked_by = "stat.bpf-counter-events";
+		return require_shared_counter_caps(asked_by);
+	}
+	return 0;
+}
+
 /* Opens CPU by CPU, each CPU's events in list order: perf's affinity-friendly order. */
 int session_open(struct stat_session *s)
 {
 	int cpu, i, err;
 
 	counters_alloc(s);
+	err = check_shared_caps(s);
+	if (err)
+		return err;
 	for (cpu = 0; cpu < s->target.cpus.nr; cpu++) {
 		for (i = 0; i < s->evlist->nr; i++) {
 			struct counter *c = &s->counters[i];
