@@ -64,6 +64,11 @@ wrapper() {
 		"$NOBODY_UID" "$NOBODY_GID" "$caps" "$3" >"$tmp/$1"
 	chmod 755 "$tmp/$1"
 }
+# where file modes keep nobody from running them (the QEMU guest's initramfs), nothing to test
+for tool in "$ROOT_PERF" "$ROOT_BPERF"; do
+	nobody "" "$tool" stat -e nosuchevent true >/dev/null 2>&1
+	[ $? -eq 129 ] || skip "nobody cannot run $tool here"
+done
 wrapper perf "" "$ROOT_PERF"
 wrapper bperf "" "$ROOT_BPERF"
 wrapper perf-perfmon +perfmon "$ROOT_PERF"
@@ -145,20 +150,22 @@ for level in "${levels[@]}"; do
 	l=${level/-/m}
 	human "default_$l" "$PT" 100
 	csv "csv_$l" -e task-clock,page-faults,context-switches,duration_time "$PT" 100
-	json "json_$l" -e task-clock,page-faults,cycles "$PT" 100
-	human "events_$l" -e '{task-clock,page-faults},cpu-clock:u,cs:pp,msr/tsc/,r0' "$PT" 10
-	check_retry "verbose_$l" verbose "verbose_$l" -v -e task-clock,page-faults "$PT" 10
-	check_retry "vv_$l" verbose "vv_$l" -vv -e task-clock "$PT" 10
-	human "repeat_$l" -r 2 -e page-faults "$PT" 100
 	human "kernel_only_$l" -e page-faults:k "$PT" 10
-	human "system_wide_$l" -a -e cpu-clock "$SLEEP" 20
-	human "system_wide_tool_$l" -a -e task-clock,duration_time "$SLEEP" 20
-	human "cpu_list_$l" -C 0 -e cpu-clock,duration_time "$SLEEP" 20
+	human "system_wide_$l" -a -e task-clock,duration_time "$SLEEP" 20
+	human "cpu_list_$l" -C 0 -e cpu-clock "$SLEEP" 20
 	human "pid_own_$l" -p "$own_pid" -e task-clock,page-faults "$SLEEP" 50
-	csv "tid_own_$l" -t "$own_pid" -e task-clock "$SLEEP" 50
 	human "pid_other_$l" -p "$root_pid" -e task-clock "$SLEEP" 20
 	[ -n "$ftrace_function_id" ] &&
 		human "eperm_$l" -e "tracepoint/config=$ftrace_function_id/" "$PT" 10
+	# the fallback's other forms where it happens
+	if [ "$level" -ge 2 ]; then
+		json "json_$l" -e task-clock,page-faults,cycles "$PT" 100
+		human "events_$l" -e '{task-clock,page-faults},cpu-clock:u,cs:pp,msr/tsc/,r0' "$PT" 10
+		check_retry "verbose_$l" verbose "verbose_$l" -v -e task-clock,page-faults "$PT" 10
+		check_retry "vv_$l" verbose "vv_$l" -vv -e task-clock "$PT" 10
+		human "repeat_$l" -r 2 -e page-faults "$PT" 100
+		csv "tid_own_$l" -t "$own_pid" -e task-clock "$SLEEP" 50
+	fi
 	# Debian's kernels refuse every event to users at level 3; others treat it as 2
 	if [ "$level" = 3 ]; then
 		level3=like2
@@ -191,10 +198,9 @@ premises() {
 		expect "system_wide_$l" "Performance counter stats for 'system wide'"
 	done
 	expect system_wide_1 'perf_event_paranoid setting is 1:$'
-	expect system_wide_tool_1 'perf_event_paranoid setting is 1:$'
+	expect cpu_list_1 'perf_event_paranoid setting is 1:$'
 	for l in "${counting[@]}"; do
 		expect "pid_own_$l" "Performance counter stats for process id '$own_pid'"
-		no_line "tid_own_$l" '^Error:$'
 		expect "pid_other_$l" "$paranoid_text"
 	done
 	for l in "${counting[@]:3}"; do
@@ -210,6 +216,7 @@ premises() {
 			expect "events_$l" ' msr/tsc/u *$'
 		expect "verbose_$l" '^kernel.perf_event_paranoid=[0-9], trying to fall back to'
 		expect "vv_$l" '^  exclude_kernel  *1$'
+		no_line "tid_own_$l" '^Error:$'
 		expect "kernel_only_$l" "perf_event_paranoid setting is $l:$"
 		expect "system_wide_$l" "perf_event_paranoid setting is $l:$"
 		[ -n "$ftrace_function_id" ] && expect "eperm_$l" \
@@ -264,21 +271,21 @@ refused_bpf() {
 	[ -z "$calls" ] || fail "$* ($caps): system calls made: $calls"
 }
 
+# the paranoid level does not matter to these
 for level in "${levels[@]}"; do
 	set_paranoid "$level" || fail "cannot set kernel.perf_event_paranoid to $level"
-	l=${level/-/m}
-	check "bpf_counters_$l" refused_bpf "" \
+	check "bpf_counters_${level/-/m}" refused_bpf "" \
 		"Shared counters (--bpf-counters) $shared_need CAP_BPF and CAP_PERFMON" \
 		--bpf-counters --bpf-attr-map "$pin" -e page-faults
-	check "modifier_b_$l" refused_bpf "" \
-		"Shared counters (task-clock:b) $shared_need CAP_BPF and CAP_PERFMON" \
-		--bpf-attr-map "$pin" -e task-clock:b,page-faults
-	check "config_events_$l" refused_bpf "" \
-		"Shared counters (stat.bpf-counter-events) $shared_need CAP_BPF and CAP_PERFMON" \
-		--bpf-attr-map "$pin" -e task-clock,page-faults
-	check "bpf_prog_$l" refused_bpf "" "$prog_need" -b "$prog_id"
 done
 set_paranoid 2 || fail "cannot set kernel.perf_event_paranoid to 2"
+check modifier_b refused_bpf "" \
+	"Shared counters (task-clock:b) $shared_need CAP_BPF and CAP_PERFMON" \
+	--bpf-attr-map "$pin" -e task-clock:b,page-faults
+check config_events refused_bpf "" \
+	"Shared counters (stat.bpf-counter-events) $shared_need CAP_BPF and CAP_PERFMON" \
+	--bpf-attr-map "$pin" -e task-clock,page-faults
+check bpf_prog refused_bpf "" "$prog_need" -b "$prog_id"
 # one of the two: CAP_BPF alone could create and pin the attr map
 check bpf_only refused_bpf +bpf "Shared counters (--bpf-counters) $shared_need CAP_PERFMON" \
 	--bpf-counters --bpf-attr-map "$pin" -e page-faults
