@@ -474,8 +474,12 @@ static int run_once(struct stat_run *r, int run_idx)
 			evlist_make_single_group(&o->evlist);
 		evlist_config_for_stat(&o->evlist, &attr_opts);
 	}
-	if (!err && session_open(s))
-		err = RUN_FAILED;
+	if (!err) {
+		err = session_open(s);
+		/* missing capabilities end every run, an open error only this one */
+		if (err)
+			err = err == -EPERM ? EXIT_FATAL : RUN_FAILED;
+	}
 	if (!err && run_idx == 0 && r->recorder)
 		err = stat_recorder_start(r->recorder, s);
 	if (err) {

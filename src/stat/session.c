@@ -299,7 +299,7 @@ static int check_shared_caps(const struct stat_session *s)
 			asked_by = c->leader->evsel->name;
 		else
 			asked_by = "stat.bpf-counter-events";
-		return require_shared_counter_caps(asked_by);
+		return require_shared_counter_caps(asked_by) ? -EPERM : 0;
 	}
 	return 0;
 }

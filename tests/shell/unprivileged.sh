@@ -286,6 +286,11 @@ check config_events refused_bpf "" \
 	"Shared counters (stat.bpf-counter-events) $shared_need CAP_BPF and CAP_PERFMON" \
 	--bpf-attr-map "$pin" -e task-clock,page-faults
 check bpf_prog refused_bpf "" "$prog_need" -b "$prog_id"
+# once, not once per run
+check repeat_shared refused_bpf "" \
+	"Shared counters (--bpf-counters) $shared_need CAP_BPF and CAP_PERFMON" \
+	-r 3 --bpf-counters --bpf-attr-map "$pin" -e page-faults
+check repeat_bpf_prog refused_bpf "" "$prog_need" -r 3 -b "$prog_id"
 # one of the two: CAP_BPF alone could create and pin the attr map
 check bpf_only refused_bpf +bpf "Shared counters (--bpf-counters) $shared_need CAP_PERFMON" \
 	--bpf-counters --bpf-attr-map "$pin" -e page-faults
