@@ -15,6 +15,7 @@
 #include "../cli.h"
 #include "../common.h"
 #include "../counters/bpf_prog_targets.h"
+#include "../counters/privileges.h"
 #include "../events/stat_config.h"
 #include "../output/output.h"
 #include "aggregate.h"
@@ -465,8 +466,12 @@ static int run_once(struct stat_run *r, int run_idx)
 			evlist_make_single_group(&o->evlist);
 		evlist_config_for_stat(&o->evlist, &attr_opts);
 	}
-	if (!err && session_open(s))
-		err = RUN_FAILED;
+	if (!err) {
+		err = session_open(s);
+		/* missing capabilities end every run, an open error only this one */
+		if (err)
+			err = err == -EPERM ? EXIT_FATAL : RUN_FAILED;
+	}
 	if (!err && run_idx == 0 && r->recorder)
 		err = stat_recorder_start(r->recorder, s);
 	if (err) {
@@ -682,7 +687,9 @@ int cmd_stat(int argc, const char **argv, const struct top_opts *top)
 					.user_cpus = r->opts.cpu_list != NULL };
 	pmu_merge_prepare(&r->opts.evlist, &r->merge);
 	if (r->opts.bpf_prog) {
-		err = open_bpf_progs(r);
+		err = require_bpf_prog_caps();
+		if (!err)
+			err = open_bpf_progs(r);
 		if (err)
 			goto out;
 	}

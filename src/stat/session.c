@@ -8,7 +8,9 @@
 
 #include "../common.h"
 #include "../counters/bpf_prog_targets.h"
+#include "../counters/privileges.h"
 #include "../../bpf/leader.h"
+#include "open_error.h"
 
 static void warn_overrides(const struct stat_options *o)
 {
@@ -217,29 +219,6 @@ static void counters_alloc(struct stat_session *s)
 	}
 }
 
-/*
- * perf's evsel__open_strerror() default text, for errors that end the session; perf prints
- * it as "%s\n" through its error helper, hence the blank line after each.
- */
-static void print_open_error(const struct counter *c, int err)
-{
-	if (err == -EMFILE) {
-		pr_err("Error:\nToo many events are opened.\n"
-		       "Probably the maximum number of open file descriptors has been reached.\n"
-		       "Hint: Try again after reducing the number of events.\n"
-		       "Hint: Try increasing the limit with 'ulimit -n <limit>'\n");
-		return;
-	}
-	if (err == -ENOENT) {
-		/* perf's text has no '\n' of its own here: no blank line */
-		pr_err("Error:\nThe %s event is not supported.", c->evsel->name);
-		return;
-	}
-	pr_err("Error:\nThe sys_perf_event_open() syscall returned with %d (%s) for event (%s).\n"
-	       "/bin/dmesg | grep -i perf may provide additional information.\n",
-	       -err, strerror(-err), c->evsel->name);
-}
-
 /* --filter: set on every fd of the event once all are open, as perf does before enabling. */
 static int apply_filters(struct stat_session *s)
 {
@@ -265,12 +244,75 @@ static int apply_filters(struct stat_session *s)
 	return 0;
 }
 
+/*
+ * One open of counter c on CPU index cpu, with perf's paranoid fallback: a direct event the
+ * kernel refuses for counting the kernel is tried again on user space alone (named ":u").
+ */
+static int open_with_fallback(struct stat_session *s, struct counter *c, int cpu)
+{
+	int err;
+
+	do {
+		err = c->ops->open_cpu(c, &s->open_ctx, cpu);
+	} while (err && c->ops == &direct_counter_ops &&
+		 open_error_fallback(c->evsel, err, s->opts->verbose));
+	return err;
+}
+
+/*
+ * perf opens tool events (duration_time, ...) as dummy events on the first CPU only; their
+ * counts come from clocks and rusage, so most refusals do not matter: a refused CPU (-C 5)
+ * makes them <not supported>, a refused permission (-a as a user) ends the session.
+ */
+static int open_tool(struct stat_session *s, int i)
+{
+	struct counter *c = &s->counters[i];
+	int err = open_with_fallback(s, c, 0);
+
+	if (open_error_is_unsupported(err)) {
+		c->supported = false;
+		s->supported[i] = false;
+	} else if (err == -EACCES || err == -EPERM) {
+		open_error_print(c->evsel, err);
+		return EXIT_FATAL;
+	}
+	return 0;
+}
+
+/*
+ * Shared counters need capabilities a user may lack: say so before anything is created. The
+ * first shared event names what asked for them.
+ */
+static int check_shared_caps(const struct stat_session *s)
+{
+	const struct counter *c;
+	const char *asked_by;
+	int i;
+
+	for (i = 0; i < s->evlist->nr; i++) {
+		c = &s->counters[i];
+		if (c->ops != &shared_counter_ops)
+			continue;
+		if (s->opts->bpf_counters)
+			asked_by = "--bpf-counters";
+		else if (c->leader->evsel->bpf_counter)
+			asked_by = c->leader->evsel->name;
+		else
+			asked_by = "stat.bpf-counter-events";
+		return require_shared_counter_caps(asked_by) ? -EPERM : 0;
+	}
+	return 0;
+}
+
 /* Opens CPU by CPU, each CPU's events in list order: perf's affinity-friendly order. */
 int session_open(struct stat_session *s)
 {
 	int cpu, i, err;
 
 	counters_alloc(s);
+	err = check_shared_caps(s);
+	if (err)
+		return err;
 	for (cpu = 0; cpu < s->target.cpus.nr; cpu++) {
 		for (i = 0; i < s->evlist->nr; i++) {
 			struct counter *c = &s->counters[i];
@@ -282,18 +324,9 @@ int session_open(struct stat_session *s)
 			}
 			if (!c->supported)
 				continue;
-			/*
-			 * perf opens tool events (duration_time, ...) as dummy
-			 * events on the first CPU only; their counts come from
-			 * clocks and rusage, so most refusals do not matter...
-			 */
 			if (c->evsel->tool) {
-				/* ... unless the CPU itself is refused (-C 5): <not supported> */
-				if (cpu == 0 && open_error_is_unsupported(c->ops->open_cpu(c,
-							&s->open_ctx, cpu))) {
-					c->supported = false;
-					s->supported[i] = false;
-				}
+				if (cpu == 0 && open_tool(s, i))
+					return EXIT_FATAL;
 				continue;
 			}
 			if (c->leader != c && !c->leader->supported &&
@@ -301,7 +334,7 @@ int session_open(struct stat_session *s)
 				c->supported = false;
 				continue;
 			}
-			err = c->ops->open_cpu(c, &s->open_ctx, cpu);
+			err = open_with_fallback(s, c, cpu);
 			if (!err)
 				continue;
 			if (err == -ECANCELED)
@@ -317,12 +350,12 @@ int session_open(struct stat_session *s)
 					       c->evsel->name);
 				/* perf gives up when the kernel refuses a group's leader */
 				if (c->leader == c && c->evsel->nr_members > 1) {
-					print_open_error(c, err);
+					open_error_print(c->evsel, err);
 					return EXIT_FATAL;
 				}
 				continue;
 			}
-			print_open_error(c, err);
+			open_error_print(c->evsel, err);
 			return EXIT_FATAL;
 		}
 	}

@@ -35,7 +35,10 @@ struct bpf_prog_targets;
 int session_init(struct stat_session *s, const struct stat_options *opts,
 		 struct evlist *evlist, pid_t workload_pid,
 		 const struct bpf_prog_targets *bpf_progs);
-/* Opens every counter; unsupported events are marked, fatal errors return 255. */
+/*
+ * Opens every counter; unsupported events are marked. Returns 0, 255 after an open error, or
+ * -EPERM (said) when the process lacks the capabilities shared counters need.
+ */
 int session_open(struct stat_session *s);
 void session_enable(struct stat_session *s);
 void session_disable(struct stat_session *s);

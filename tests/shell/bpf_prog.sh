@@ -137,8 +137,8 @@ fi
 if [ "$nobody_rc" -ne 129 ]; then
 	echo "no privileges: not checked, nobody cannot run $BPERF here"
 else
-	expect_error "no privileges" 255 "^Failed to open fd for bpf prog $id: Operation not \
-permitted (counting BPF programs needs root)$" "${as_nobody[@]}" "$BPERF" stat -b "$id" true
+	expect_error "no privileges" 255 "^Counting BPF programs (-b) needs root, or \
+CAP_SYS_ADMIN: missing CAP_SYS_ADMIN$" "${as_nobody[@]}" "$BPERF" stat -b "$id" true
 fi
 unload_targets
 load_targets --no-btf
