@@ -424,18 +424,21 @@ static void emit(struct scanner *sc, int type, const char *text, int len, uint64
 	t->last = sc->last;
 }
 
-/* perf's value(): a number, or PE_ERROR when strtoull overflows */
-static int number_token(const char *text, int len, int base, uint64_t *num)
+/*
+ * perf's __value(): type, or T_ERROR when the number does not fit in 64 bits (strtoull's
+ * ERANGE; leading zeros are fine).
+ */
+static int number_token(const char *text, int len, int base, int type, uint64_t *num)
 {
-	char buf[64];
+	char *buf = xzalloc(len + 1);
+	int err;
 
-	if (len >= (int)sizeof(buf))
-		return T_ERROR;
 	memcpy(buf, text, len);
-	buf[len] = '\0';
 	errno = 0;
 	*num = strtoull(buf, NULL, base);
-	return errno ? T_ERROR : T_VALUE;
+	err = errno;
+	free(buf);
+	return err ? T_ERROR : type;
 }
 
 /* The <event> state: grab the whole event's text so the parser can name it. */
@@ -555,7 +558,7 @@ static bool scan_mem_state(struct scanner *sc)
 	user_action(sc, m.len);
 	type = m.type;
 	if (type == T_VALUE)
-		type = number_token(s + p, m.len, (int)m.num, &num);
+		type = number_token(s + p, m.len, (int)m.num, T_VALUE, &num);
 	emit(sc, type, s + p, m.len, num);
 	sc->pos += m.len;
 	return false;
@@ -588,7 +591,7 @@ static bool scan_array_state(struct scanner *sc)
 	user_action(sc, m.len);
 	type = m.type;
 	if (type == T_VALUE)
-		type = number_token(s + p, m.len, (int)m.num, &num);
+		type = number_token(s + p, m.len, (int)m.num, T_VALUE, &num);
 	if (type == ']')
 		sc->state = ST_CONFIG;
 	emit(sc, type, s + p, m.len, num);
@@ -659,7 +662,9 @@ static bool scan_initial_state(struct scanner *sc)
 		return false;
 	}
 	if (type == T_VALUE)
-		type = number_token(s + p, m.len, (int)m.num, &num);
+		type = number_token(s + p, m.len, (int)m.num, T_VALUE, &num);
+	else if (type == T_RAW)	/* perf's raw(): the hex after 'r' ("0x" included) */
+		type = number_token(s + p + 1, m.len - 1, 16, T_RAW, &num);
 	else
 		num = m.num;
 	if (m.rule == 30) {

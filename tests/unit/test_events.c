@@ -459,6 +459,9 @@ static void test_syntax_errors(void)
 		{ "nosuch", 0 }, { "cs:ux", 2 }, { "cs,,faults", 2 }, { "cs:u,faults:z", 11 },
 		{ "cs name", 2 }, { ",cs", 1 }, { "cs:u:k", 3 }, { "mem:0x1000:z", 11 },
 		{ "cpu/foo/:k", 7 }, { "cs//:k", 3 }, { "r0x1a8", 0 }, { "cs/", 0 },
+		/* raw configs wider than 64 bits */
+		{ "r1a1a1a1a1a1a1a1a1a1a1a", 0 }, { "cs,r11111111111111111", 3 },
+		{ "cpu/r0x11111111111111111/", 3 },
 	};
 	struct parse_events_error err;
 	struct evlist ev;
