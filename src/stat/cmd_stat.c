@@ -378,6 +378,21 @@ static void report_workload_status(struct stat_run *r)
 	r->sys_s = r->workload.rusage.ru_stime.tv_sec + r->workload.rusage.ru_stime.tv_usec / 1e6;
 }
 
+/* The workload could not be released: it died before its exec (killed meanwhile). */
+static void report_unstarted_workload(struct stat_run *r, int err)
+{
+	int status;
+
+	workload_kill(&r->workload, SIGKILL);
+	status = r->workload.status;
+	if (err != -ESRCH)
+		pr_err("Workload failed: %s", strerror(-err));
+	else if (WIFSIGNALED(status))
+		pr_err("Workload failed: %s before its exec", strsignal(WTERMSIG(status)));
+	else
+		pr_err("Workload failed: exit status %d before its exec", WEXITSTATUS(status));
+}
+
 static void collect_run(struct stat_run *r, int run_idx, double elapsed_ns)
 {
 	struct stat_session *s = &r->session;
@@ -489,8 +504,13 @@ static int run_once(struct stat_run *r, int run_idx)
 	t0 = now_ns();
 	if (!s->target.forked && !o->delay_ms)
 		session_enable(s);
-	if (r->have_workload)
-		workload_start(&r->workload);
+	if (r->have_workload) {
+		err = workload_start(&r->workload);
+		if (err) {
+			report_unstarted_workload(r, err);
+			return RUN_FAILED;
+		}
+	}
 	/* as in perf, the elapsed time and -I stamps count from the enable */
 	if (o->delay_ms)
 		t0 = enable_after_delay(s, o->delay_ms);
