@@ -42,6 +42,7 @@ struct stat_run {
 	bool sig_fd_open;
 	int last_signal;	/* perf re-raises the last one it caught (not SIGCHLD) */
 	bool have_workload;
+	bool workload_cut;	/* -I: a signal ended counting before the workload's exit */
 	struct workload workload;
 	struct bpf_prog_targets bpf_progs;	/* -b, open for the whole command */
 	struct stat_session session;
@@ -358,9 +359,14 @@ static void wait_for_end(struct stat_run *r, __u64 t0)
 		if (sig < 0)
 			continue;
 		r->last_signal = sig;
-		/* Without a workload a signal ends counting; with one, only its exit does. */
-		if (sig != SIGCHLD && !r->have_workload)
+		/*
+		 * Without a workload a signal ends counting; with one, only its exit does, but for
+		 * -I, where perf stops at once (^C).
+		 */
+		if (sig != SIGCHLD && (!r->have_workload || interval_ns)) {
+			r->workload_cut = r->have_workload;
 			return;
+		}
 	}
 }
 
@@ -371,7 +377,9 @@ static void report_workload_status(struct stat_run *r)
 	if (WIFEXITED(status)) {
 		r->exit_code = WEXITSTATUS(status);
 	} else if (WIFSIGNALED(status)) {
-		psignal(WTERMSIG(status), r->opts.argv[0]);
+		/* a workload cut short by bperf's SIGTERM is no news */
+		if (!r->workload_cut)
+			psignal(WTERMSIG(status), r->opts.argv[0]);
 		r->exit_code = 0;
 	}
 	r->user_s = r->workload.rusage.ru_utime.tv_sec + r->workload.rusage.ru_utime.tv_usec / 1e6;
@@ -739,7 +747,7 @@ int cmd_stat(int argc, const char **argv, const struct top_opts *top)
 			print_results(r);
 			forget_runs(r);
 		}
-		if (r->last_signal == SIGINT && !r->have_workload)
+		if (r->last_signal == SIGINT && (!r->have_workload || r->workload_cut))
 			break;
 	}
 	/* as in perf, the counts of the runs that worked, unless the last one failed */
