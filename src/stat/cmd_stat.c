@@ -433,17 +433,29 @@ static void collect_run(struct stat_run *r, int run_idx, double elapsed_ns)
 	r->run_elapsed[run_idx] = elapsed_ns / 1e9;
 }
 
-/* -D: "Events disabled", then after delay_ms (never for -1) the enable. Returns the new t0. */
-static __u64 enable_after_delay(struct stat_session *s, int delay_ms)
+/*
+ * -D: "Events disabled", then after delay_ms (never for -1) the enable; as in perf, a workload
+ * that exits meanwhile ends the wait. Returns the new t0.
+ */
+static __u64 enable_after_delay(struct stat_run *r, int delay_ms)
 {
-	struct timespec left = ns_to_timespec((__u64)(delay_ms > 0 ? delay_ms : 0) * 1000000ull);
+	__u64 end = now_ns() + (__u64)(delay_ms > 0 ? delay_ms : 0) * 1000000ull, now;
+	sigset_t chld;
 
 	pr_err("%s", EVENTS_DISABLED_MSG);
 	if (delay_ms < 0)
 		return now_ns();
-	while (nanosleep(&left, &left) && errno == EINTR)
-		;
-	session_enable(s);
+	/* other signals stay pending for wait_for_end() */
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	while ((now = now_ns()) < end) {
+		struct timespec left = ns_to_timespec(end - now);
+
+		if (r->have_workload && !workload_wait(&r->workload, false))
+			break;
+		sigtimedwait(&chld, NULL, &left);
+	}
+	session_enable(&r->session);
 	pr_err("%s", EVENTS_ENABLED_MSG);
 	return now_ns();
 }
@@ -521,7 +533,7 @@ static int run_once(struct stat_run *r, int run_idx)
 	}
 	/* as in perf, the elapsed time and -I stamps count from the enable */
 	if (o->delay_ms)
-		t0 = enable_after_delay(s, o->delay_ms);
+		t0 = enable_after_delay(r, o->delay_ms);
 	/* -I prints before collect_run(): the aggregates must exist by then. */
 	if (!r->aggr)
 		build_aggr(r);
