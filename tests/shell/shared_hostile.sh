@@ -177,6 +177,29 @@ done
 [ "$hits" -gt 0 ] || fail "no kill of 10 landed before the workload's release"
 echo "workload killed before its exec: $hits of 10 in time, one line and exit 255 each"
 
+# --- a directory another user made on bpffs ----------------------------------------------------
+# A root without CAP_DAC_OVERRIDE (a container's root, say) may not create a pin in nobody's
+# directory, nor look into a 0700 one: the line names the directory and its owner (it said that
+# shared counters need root).
+other_dir=${SHARED_MAP}_dir
+rm -rf "$other_dir"
+nobody_uid=$(id -u nobody)
+mkdir -m 0755 "$other_dir" "$other_dir/sub"
+chmod 0700 "$other_dir/sub"
+chown "$nobody_uid:$(id -g nobody)" "$other_dir" "$other_dir/sub" ||
+	fail "cannot give $other_dir to nobody"
+for dir in "$other_dir" "$other_dir/sub"; do
+	setpriv --bounding-set=-dac_override,-dac_read_search "$BPERF" stat -e page-faults:b \
+		--bpf-attr-map "$dir/map" -- true 2>"$TMP/err"
+	assert_eq 255 $? "exit status with an attr map in $dir"
+	mode=0755
+	[ "$dir" = "$other_dir" ] || mode=0700
+	assert_eq "Failed to open the BPF attr map $dir/map: Permission denied ($dir belongs to \
+nobody, uid $nobody_uid, mode $mode)" "$(cat "$TMP/err")" "attr map in nobody's $dir"
+done
+rm -rf "$other_dir"
+echo "attr map in a directory of nobody's: $(cat "$TMP/err")"
+
 # --- paths that are not on bpffs ---------------------------------------------------------------
 "$BPERF" stat -e page-faults:b --bpf-attr-map "$TMP/attr_map" -- true 2>"$TMP/err"
 assert_eq 255 $? "exit status with an attr map in $TMP"
