@@ -239,7 +239,8 @@ for mode in direct shared; do
 	read -r rc ms < <(sigint_interval "$mode" "$BPERF" stat "${opts[@]}")
 	[ "$rc" = 130 ] || case_fail "-I and SIGINT ($mode): expected exit 130, got $rc"
 	[ "$ms" -lt 2000 ] || case_fail "-I and SIGINT ($mode): exit after $ms ms (sleeper 5000)"
-	grep -q sleeper "$tmp/$mode.err" && case_fail "-I and SIGINT ($mode): a line on the workload"
+	grep -q sleeper "$tmp/$mode.err" &&
+		case_fail "-I and SIGINT ($mode): a line on the workload"
 	# the cut interval at least (a shared session spends some of the 0.5 s loading its leader)
 	[ "$(grep -c '^ *[0-9.]\+ \+[0-9<]' "$tmp/$mode.err")" -ge 2 ] ||
 		case_fail "-I and SIGINT ($mode): no interval printed"

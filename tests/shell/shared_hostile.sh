@@ -155,7 +155,8 @@ for _ in $(seq 10); do
 		kids=
 		read -r kids <"/proc/$bp/task/$bp/children" 2>/dev/null
 		for c in $kids; do
-			[ "/proc/$c/exe" -ef "$BPERF" ] && kill -KILL "$c" 2>/dev/null && killed=true
+			[ "/proc/$c/exe" -ef "$BPERF" ] && kill -KILL "$c" 2>/dev/null &&
+				killed=true
 		done
 	done
 	wait "$bp"
