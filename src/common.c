@@ -50,6 +50,14 @@ void *xrealloc(void *ptr, size_t size)
 	return check_alloc(realloc(ptr, size ? size : 1));
 }
 
+void *xgrow(void *ptr, size_t nr, size_t elem_size)
+{
+	/* the capacity is implied: nr rounded up to a power of two */
+	if (nr & (nr - 1))
+		return ptr;
+	return xrealloc(ptr, (nr ? 2 * nr : 1) * elem_size);
+}
+
 char *xstrdup(const char *s)
 {
 	return check_alloc(strdup(s));

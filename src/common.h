@@ -23,6 +23,12 @@ void pr_debug(int verbosity, int level, const char *fmt, ...) __attribute__((for
 void *xzalloc(size_t size);
 void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);
+/*
+ * Room for element nr of an array that only ever grows by one through this helper: it doubles
+ * at each power of two, so n appends copy O(n) bytes in all. Growing by one element each time
+ * is quadratic wherever realloc moves the block, as sanitizer allocators always do.
+ */
+void *xgrow(void *ptr, size_t nr, size_t elem_size);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*

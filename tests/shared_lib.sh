@@ -20,7 +20,7 @@ shared_setup() {
 	SHARED_MAP=/sys/fs/bpf/bperf_test_$1
 	TMP=$(mktemp -d)
 	BG_PIDS=()
-	rm -f "$SHARED_MAP" "$SHARED_MAP"_*
+	rm -rf "$SHARED_MAP" "$SHARED_MAP"_*
 	trap shared_cleanup EXIT
 	BASELINE_PROGS=$(leader_prog_ids)
 }
@@ -33,7 +33,7 @@ shared_cleanup() {
 		kill -KILL "$pid" 2>/dev/null
 	done
 	wait 2>/dev/null
-	rm -f "$SHARED_MAP" "$SHARED_MAP"_*
+	rm -rf "$SHARED_MAP" "$SHARED_MAP"_*
 	rm -rf "$TMP"
 }
 

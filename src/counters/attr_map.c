@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,51 @@ static int check_map(struct attr_map *map)
 	return 0;
 }
 
+/* CAP_BPF, or CAP_SYS_ADMIN (before Linux 5.8), in the effective set: bpf() would let us in. */
+static bool bpf_capable(void)
+{
+	unsigned long long eff = 0;
+	char line[128];
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f) && sscanf(line, "CapEff: %llx", &eff) != 1)
+		;
+	fclose(f);
+	return eff & (1ull << 39 | 1ull << 21);
+}
+
+/*
+ * EACCES with bpf() allowed: a file's mode refused us (root without CAP_DAC_OVERRIDE, in a
+ * directory another user made). The deepest part of the path we can stat is the one that
+ * refused: name it and its owner.
+ */
+static void print_mode_refusal(const char *path)
+{
+	char *part = xstrdup(path), *slash;
+	struct passwd *pw;
+	struct stat st;
+
+	while (lstat(part, &st)) {
+		slash = strrchr(part, '/');
+		if (!slash || !strcmp(part, "/")) {
+			pr_err("Failed to open the BPF attr map %s: %s", path, strerror(EACCES));
+			free(part);
+			return;
+		}
+		if (slash == part)
+			part[1] = '\0';	/* the root directory */
+		else
+			*slash = '\0';
+	}
+	pw = getpwuid(st.st_uid);
+	pr_err("Failed to open the BPF attr map %s: %s (%s belongs to %s%s%u, mode %04o)", path,
+	       strerror(EACCES), part, pw ? pw->pw_name : "", pw ? ", uid " : "uid ", st.st_uid,
+	       st.st_mode & 07777);
+	free(part);
+}
+
 /* Creates and pins a new map; if someone pinned one meanwhile, theirs is used. */
 static int create_or_get(struct attr_map *map)
 {
@@ -132,12 +178,14 @@ int attr_map_open_locked(struct attr_map *map, const char *path)
 	map->fd = bpf_obj_get(path);
 	if (map->fd < 0) {
 		err = errno == ENOENT ? create_or_get(map) : -errno;
-		if (err) {
+		if (err == -EACCES && bpf_capable())
+			print_mode_refusal(path);
+		else if (err)
 			pr_err("Failed to open the BPF attr map %s: %s%s", path, strerror(-err),
 			       err == -EPERM || err == -EACCES ?
 			       " (shared counters need root, or CAP_BPF and CAP_PERFMON)" : "");
+		if (err)
 			return err;
-		}
 	}
 	err = check_map(map);
 	if (!err && flock(map->fd, LOCK_EX) < 0) {

@@ -242,21 +242,22 @@ static int profiler_disable(struct counter *c)
 }
 
 /*
- * One (CPU, program) count. Time enabled is the wall time counted; time running is that share
- * of it the event was on its PMU during the runs, so that perf's scaling of multiplexed
- * events works as for direct counting.
+ * One (CPU, program) count. As in upstream perf, an event's times enabled and running are
+ * those of the runs: what the event's own times grew by from entry to exit (so the run-time
+ * column is the time the program ran, and multiplexed events scale as in direct counting). A
+ * runs evsel has no event to time: its times are the wall time counted.
  */
 static void fill_count(struct raw_count *r, const struct prog_profile *pp, bool count_event,
 		       __u64 wall_ns)
 {
-	r->ena = r->run = wall_ns;
 	if (!count_event) {
 		r->val = pp->runs;
+		r->ena = r->run = wall_ns;
 		return;
 	}
 	r->val = pp->counter;
-	if (pp->enabled && pp->running < pp->enabled)
-		r->run = (__u64)((double)wall_ns * pp->running / pp->enabled);
+	r->ena = pp->enabled;
+	r->run = pp->running;
 }
 
 static int profiler_read(struct counter *c)

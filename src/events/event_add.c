@@ -55,7 +55,7 @@ struct evsel *state_new_evsel(struct parse_state *state, const struct perf_event
 	struct evsel *e;
 	const char *pmu;
 
-	state->evsels = xrealloc(state->evsels, sizeof(*state->evsels) * (state->nr + 1));
+	state->evsels = xgrow(state->evsels, state->nr, sizeof(*state->evsels));
 	e = &state->evsels[state->nr];
 	memset(e, 0, sizeof(*e));
 	e->attr = *attr;

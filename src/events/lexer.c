@@ -32,6 +32,14 @@ struct scanner {
 	alias_class_fn classify;
 	void *priv;
 	struct tok_list *out;
+	/*
+	 * Memos that keep the <event> rules linear: each event start looks ahead for a '}' and
+	 * for a bpf object's suffix, and such lookaheads from successive starts cover the same
+	 * text ("{{{...", "a.o.o.o..."). close_from..close_at holds no '}' (close_at: the first
+	 * one at or after close_from, or len); suffix_from..suffix_end is a run of [a-zA-Z0-9._].
+	 */
+	int close_from, close_at;
+	int suffix_from, suffix_end;
 };
 
 /*
@@ -180,6 +188,16 @@ static int span(const struct scanner *sc, int from, const char *reject)
 	return i - from;
 }
 
+/* The first '}' at or after i (len if none). */
+static int next_close(struct scanner *sc, int i)
+{
+	if (i < sc->close_from || i > sc->close_at) {
+		sc->close_from = i;
+		sc->close_at = i + span(sc, i, "}");
+	}
+	return sc->close_at;
+}
+
 static bool is_hex(char c)
 {
 	return isxdigit((unsigned char)c);
@@ -277,6 +295,23 @@ static bool tag_rest(char c)
 {
 	return name_first(c) || is_digit(c) || c == '-' || c == ',' || c == '.' || c == ':' ||
 	       c == '=';
+}
+
+static bool bpf_suffix_char(char c)
+{
+	return is_alpha(c) || is_digit(c) || c == '.' || c == '_';
+}
+
+/* The end of the [a-zA-Z0-9._]* run starting at i. */
+static int bpf_suffix_end(struct scanner *sc, int i)
+{
+	if (i < sc->suffix_from || i > sc->suffix_end) {
+		sc->suffix_from = i;
+		sc->suffix_end = i;
+		while (!at_end(sc, sc->suffix_end) && bpf_suffix_char(sc->s[sc->suffix_end]))
+			sc->suffix_end++;
+	}
+	return sc->suffix_end;
 }
 
 static bool modifier_char(char c)
@@ -378,7 +413,7 @@ static void emit(struct scanner *sc, int type, const char *text, int len, uint64
 	struct tok_list *out = sc->out;
 	struct tok *t;
 
-	out->toks = xrealloc(out->toks, sizeof(*out->toks) * (out->nr + 1));
+	out->toks = xgrow(out->toks, out->nr, sizeof(*out->toks));
 	t = &out->toks[out->nr++];
 	t->type = type;
 	t->str = text ? strndup(text, len) : NULL;
@@ -389,18 +424,21 @@ static void emit(struct scanner *sc, int type, const char *text, int len, uint64
 	t->last = sc->last;
 }
 
-/* perf's value(): a number, or PE_ERROR when strtoull overflows */
-static int number_token(const char *text, int len, int base, uint64_t *num)
+/*
+ * perf's __value(): type, or T_ERROR when the number does not fit in 64 bits (strtoull's
+ * ERANGE; leading zeros are fine).
+ */
+static int number_token(const char *text, int len, int base, int type, uint64_t *num)
 {
-	char buf[64];
+	char *buf = xzalloc(len + 1);
+	int err;
 
-	if (len >= (int)sizeof(buf))
-		return T_ERROR;
 	memcpy(buf, text, len);
-	buf[len] = '\0';
 	errno = 0;
 	*num = strtoull(buf, NULL, base);
-	return errno ? T_ERROR : T_VALUE;
+	err = errno;
+	free(buf);
+	return err ? T_ERROR : type;
 }
 
 /* The <event> state: grab the whole event's text so the parser can name it. */
@@ -417,8 +455,7 @@ static bool scan_event_state(struct scanner *sc)
 	/* group: [^,{}/]*[{][^}]*[}][^,{}/]* */
 	i = p + span(sc, p, ",{}/");
 	if (!at_end(sc, i) && s[i] == '{') {
-		i++;
-		i += span(sc, i, "}");
+		i = next_close(sc, i + 1);
 		if (!at_end(sc, i)) {
 			i++;
 			i += span(sc, i, ",{}/");
@@ -452,10 +489,7 @@ static bool scan_event_state(struct scanner *sc)
 			e = k + 2;
 		else
 			continue;
-		while (!at_end(sc, e) && (is_alpha(s[e]) || is_digit(s[e]) || s[e] == '.' ||
-					  s[e] == '_'))
-			e++;
-		consider(&m, e - p, 3, T_EVENT_NAME, 0);
+		consider(&m, bpf_suffix_end(sc, e) - p, 3, T_EVENT_NAME, 0);
 	}
 	n = span(sc, p, ",{}/");
 	if (n)
@@ -524,7 +558,7 @@ static bool scan_mem_state(struct scanner *sc)
 	user_action(sc, m.len);
 	type = m.type;
 	if (type == T_VALUE)
-		type = number_token(s + p, m.len, (int)m.num, &num);
+		type = number_token(s + p, m.len, (int)m.num, T_VALUE, &num);
 	emit(sc, type, s + p, m.len, num);
 	sc->pos += m.len;
 	return false;
@@ -557,7 +591,7 @@ static bool scan_array_state(struct scanner *sc)
 	user_action(sc, m.len);
 	type = m.type;
 	if (type == T_VALUE)
-		type = number_token(s + p, m.len, (int)m.num, &num);
+		type = number_token(s + p, m.len, (int)m.num, T_VALUE, &num);
 	if (type == ']')
 		sc->state = ST_CONFIG;
 	emit(sc, type, s + p, m.len, num);
@@ -628,7 +662,9 @@ static bool scan_initial_state(struct scanner *sc)
 		return false;
 	}
 	if (type == T_VALUE)
-		type = number_token(s + p, m.len, (int)m.num, &num);
+		type = number_token(s + p, m.len, (int)m.num, T_VALUE, &num);
+	else if (type == T_RAW)	/* perf's raw(): the hex after 'r' ("0x" included) */
+		type = number_token(s + p + 1, m.len - 1, 16, T_RAW, &num);
 	else
 		num = m.num;
 	if (m.rule == 30) {
@@ -676,6 +712,10 @@ void lex_events(const char *str, bool terms_only, alias_class_fn classify, void 
 		.classify = classify,
 		.priv = priv,
 		.out = out,
+		.close_from = -1,
+		.close_at = -1,
+		.suffix_from = -1,
+		.suffix_end = -1,
 	};
 	bool done = false;
 

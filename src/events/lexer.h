@@ -40,7 +40,8 @@ enum tok_type {
 struct tok {
 	int type;
 	char *str;	/* token text (T_EVENT_NAME: the event text) */
-	uint64_t num;	/* T_VALUE value, T_VALUE_SYM_* (type << 16 | config), T_TERM term type */
+	/* T_VALUE and T_RAW: the value, T_VALUE_SYM_*: type << 16 | config, T_TERM: term type */
+	uint64_t num;
 	int first;	/* bison @N.first_column */
 	int last;	/* bison @N.last_column: where perf reports syntax errors */
 };

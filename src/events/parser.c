@@ -64,7 +64,7 @@ static int parse_term(struct parser *p, struct term_list *out)
 	case T_RAW:
 		term.type = TERM_CONFIG;
 		term.config = "config";
-		term.num = strtoull(t->str + 1, NULL, 16);
+		term.num = t->num;
 		advance(p);
 		break;
 	case T_NAME:
@@ -380,7 +380,7 @@ static int parse_event_def(struct parser *p)
 	case T_PREFIX_MEM:
 		return parse_mem(p);
 	case T_RAW:
-		a = strtoull(t->str + 1, NULL, 16);
+		a = t->num;
 		advance(p);
 		return parse_numeric(p, PERF_TYPE_RAW, a);
 	case T_VALUE:

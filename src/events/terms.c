@@ -48,7 +48,7 @@ void term_list_add(struct term_list *list, const struct term *t)
 {
 	struct term *n;
 
-	list->terms = xrealloc(list->terms, sizeof(*list->terms) * (list->nr + 1));
+	list->terms = xgrow(list->terms, list->nr, sizeof(*list->terms));
 	n = &list->terms[list->nr++];
 	*n = *t;
 	n->config = t->config ? xstrdup(t->config) : NULL;

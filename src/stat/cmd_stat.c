@@ -43,6 +43,7 @@ struct stat_run {
 	bool sig_fd_open;
 	int last_signal;	/* perf re-raises the last one it caught (not SIGCHLD) */
 	bool have_workload;
+	bool workload_cut;	/* -I: a signal ended counting before the workload's exit */
 	struct workload workload;
 	struct bpf_prog_targets bpf_progs;	/* -b, open for the whole command */
 	struct stat_session session;
@@ -351,9 +352,14 @@ static void wait_for_end(struct stat_run *r, __u64 t0)
 		if (sig < 0)
 			continue;
 		r->last_signal = sig;
-		/* Without a workload a signal ends counting; with one, only its exit does. */
-		if (sig != SIGCHLD && !r->have_workload)
+		/*
+		 * Without a workload a signal ends counting; with one, only its exit does, but for
+		 * -I, where perf stops at once (^C).
+		 */
+		if (sig != SIGCHLD && (!r->have_workload || interval_ns)) {
+			r->workload_cut = r->have_workload;
 			return;
+		}
 	}
 }
 
@@ -364,11 +370,28 @@ static void report_workload_status(struct stat_run *r)
 	if (WIFEXITED(status)) {
 		r->exit_code = WEXITSTATUS(status);
 	} else if (WIFSIGNALED(status)) {
-		psignal(WTERMSIG(status), r->opts.argv[0]);
+		/* a workload cut short by bperf's SIGTERM is no news */
+		if (!r->workload_cut)
+			psignal(WTERMSIG(status), r->opts.argv[0]);
 		r->exit_code = 0;
 	}
 	r->user_s = r->workload.rusage.ru_utime.tv_sec + r->workload.rusage.ru_utime.tv_usec / 1e6;
 	r->sys_s = r->workload.rusage.ru_stime.tv_sec + r->workload.rusage.ru_stime.tv_usec / 1e6;
+}
+
+/* The workload could not be released: it died before its exec (killed meanwhile). */
+static void report_unstarted_workload(struct stat_run *r, int err)
+{
+	int status;
+
+	workload_kill(&r->workload, SIGKILL);
+	status = r->workload.status;
+	if (err != -ESRCH)
+		pr_err("Workload failed: %s", strerror(-err));
+	else if (WIFSIGNALED(status))
+		pr_err("Workload failed: %s before its exec", strsignal(WTERMSIG(status)));
+	else
+		pr_err("Workload failed: exit status %d before its exec", WEXITSTATUS(status));
 }
 
 static void collect_run(struct stat_run *r, int run_idx, double elapsed_ns)
@@ -403,17 +426,29 @@ static void collect_run(struct stat_run *r, int run_idx, double elapsed_ns)
 	r->run_elapsed[run_idx] = elapsed_ns / 1e9;
 }
 
-/* -D: "Events disabled", then after delay_ms (never for -1) the enable. Returns the new t0. */
-static __u64 enable_after_delay(struct stat_session *s, int delay_ms)
+/*
+ * -D: "Events disabled", then after delay_ms (never for -1) the enable; as in perf, a workload
+ * that exits meanwhile ends the wait. Returns the new t0.
+ */
+static __u64 enable_after_delay(struct stat_run *r, int delay_ms)
 {
-	struct timespec left = ns_to_timespec((__u64)(delay_ms > 0 ? delay_ms : 0) * 1000000ull);
+	__u64 end = now_ns() + (__u64)(delay_ms > 0 ? delay_ms : 0) * 1000000ull, now;
+	sigset_t chld;
 
 	pr_err("%s", EVENTS_DISABLED_MSG);
 	if (delay_ms < 0)
 		return now_ns();
-	while (nanosleep(&left, &left) && errno == EINTR)
-		;
-	session_enable(s);
+	/* other signals stay pending for wait_for_end() */
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	while ((now = now_ns()) < end) {
+		struct timespec left = ns_to_timespec(end - now);
+
+		if (r->have_workload && !workload_wait(&r->workload, false))
+			break;
+		sigtimedwait(&chld, NULL, &left);
+	}
+	session_enable(&r->session);
 	pr_err("%s", EVENTS_ENABLED_MSG);
 	return now_ns();
 }
@@ -486,11 +521,16 @@ static int run_once(struct stat_run *r, int run_idx)
 	t0 = now_ns();
 	if (!s->target.forked && !o->delay_ms)
 		session_enable(s);
-	if (r->have_workload)
-		workload_start(&r->workload);
+	if (r->have_workload) {
+		err = workload_start(&r->workload);
+		if (err) {
+			report_unstarted_workload(r, err);
+			return RUN_FAILED;
+		}
+	}
 	/* as in perf, the elapsed time and -I stamps count from the enable */
 	if (o->delay_ms)
-		t0 = enable_after_delay(s, o->delay_ms);
+		t0 = enable_after_delay(r, o->delay_ms);
 	/* -I prints before collect_run(): the aggregates must exist by then. */
 	if (!r->aggr)
 		build_aggr(r);
@@ -718,7 +758,7 @@ int cmd_stat(int argc, const char **argv, const struct top_opts *top)
 			print_results(r);
 			forget_runs(r);
 		}
-		if (r->last_signal == SIGINT && !r->have_workload)
+		if (r->last_signal == SIGINT && (!r->have_workload || r->workload_cut))
 			break;
 	}
 	/* as in perf, the counts of the runs that worked, unless the last one failed */

@@ -64,13 +64,17 @@ int workload_prepare(struct workload *w, const char **argv)
 
 int workload_start(struct workload *w)
 {
+	struct sigaction ignore = { .sa_handler = SIG_IGN }, old;
 	int e = 0;
 
+	/* A child gone before its exec closed the pipe: EPIPE, not bperf's death by SIGPIPE. */
+	sigaction(SIGPIPE, &ignore, &old);
 	if (write(w->go_fd, "g", 1) != 1)
 		e = errno;
+	sigaction(SIGPIPE, &old, NULL);
 	close(w->go_fd);
 	w->go_fd = -1;
-	return -e;
+	return e == EPIPE ? -ESRCH : -e;
 }
 
 int workload_exec_result(struct workload *w)

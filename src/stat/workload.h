@@ -21,7 +21,7 @@ struct workload {
 
 /* Forks the child; it waits until workload_start(). */
 int workload_prepare(struct workload *w, const char **argv);
-/* Lets the child exec. */
+/* Lets the child exec; -ESRCH when it died before (killed meanwhile: nothing will run). */
 int workload_start(struct workload *w);
 /* Waits until the exec happened; returns -errno from a failed exec (e.g. -ENOENT). */
 int workload_exec_result(struct workload *w);

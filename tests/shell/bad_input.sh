@@ -135,6 +135,13 @@ same -e sched:nosuch true
 # perf's lexer echoes the stray '{' to stdout and counts cs,faults; bperf refuses it
 bperf_only 129 "unbalanced group brace" -e '{cs,faults' true
 same -e mem:0x1000/3 true
+# raw events wider than 64 bits are parser errors (strtoull's ERANGE); leading zeros are not
+same -e r18446744073709551615 true
+same -e r1a1a1a1a1a1a1a1a1a1a1a true
+same -e cs:u,r11111111111111111 true
+same -e msr/r1a1a1a1a1a1a1a1a1a1a1a/ true
+same -e r00000000000000000000000000000000000000000000000000000000000000000000001 true
+same -e msr/config=0000000000000000000000000000000000000000000000000000000000000000001/ true
 same -e "$long" true
 same -e "cs,$long" true
 same -e cs -e nosuch true

@@ -6,7 +6,8 @@
 # BPF_PROG_TEST_RUN; its cpu-clock total is consistent with the kernel's own run time of those
 # runs (BPF statistics, on in the helper meanwhile): above zero and below it, since the
 # profiler's window sits inside the one the kernel times; two programs at once each get their
-# own exact runs; several events at once are all counted. Nothing of bperf's stays loaded.
+# own exact runs; several events at once are all counted; an event's run time (the -x column) is
+# the time the program ran, as in upstream perf. Nothing of bperf's stays loaded.
 . "$(dirname "$0")/../lib.sh"
 require_root
 tmp=$(mktemp -d)
@@ -38,6 +39,15 @@ awk -v ms="$clock_ms" -v ns="$kernel_ns" 'BEGIN {
 }' || fail "one program: cpu-clock ${clock_ms} msec is not within (0, run time $kernel_ns ns]"
 grep -q "^$N,,bpf-prog-$a-runs,[0-9]*,100.00,[0-9.]*,cpu-clock ns/run$" "$tmp/one" ||
 	fail "one program: no cpu-clock per run on the runs line"
+# the run-time column holds the time the program ran, as in upstream perf: cpu-clock's own count
+# in ns (the session's whole enabled time before, 2.1 to 2.5 s here against 44 ms), at 100%
+run_ns=$(awk -F, '$3 == "cpu-clock" { print $4; exit }' "$tmp/one")
+awk -v ms="$clock_ms" -v run="$run_ns" -v ns="$kernel_ns" 'BEGIN {
+	printf "cpu-clock run time %d ns, count %.0f ns\n", run, ms * 1e6
+	exit !(run > 0 && run <= ns * 1.01 && run >= ms * 1e6 * 0.9 && run <= ms * 1e6 * 1.1)
+}' || fail "one program: cpu-clock's run time $run_ns ns is not its count ($clock_ms msec)"
+awk -F, '$3 == "cpu-clock" { exit !($5 == "100.00") }' "$tmp/one" ||
+	fail "one program: cpu-clock did not run 100% of its enabled time"
 assert_no_profiler "one program"
 
 # 2. two programs at once, run a different number of times

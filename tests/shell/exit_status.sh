@@ -8,7 +8,7 @@
 #	and dies by SIGINT (130); SIGINT to bperf alone with a workload changes nothing; SIGTERM is
 #	not caught (143, no output); --timeout stops the workload with SIGTERM; -p ends within about
 #	a second of its target's exit; a running -p session holds one perf_event fd per event and
-#	thread.
+#	thread; SIGINT to an -I session with a workload ends it at once (130), shared counters too.
 . "$(dirname "$0")/../lib.sh"
 require_root
 [ -x "$PERF" ] || skip "needs $PERF"
@@ -16,7 +16,8 @@ require_root
 # ignored as it is for the background jobs of a script.
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+shared_map=/sys/fs/bpf/bperf_test_exit_status
+trap 'rm -rf "$tmp"; rm -f "$shared_map"' EXIT
 nfail=0
 sleeper=$WORKLOADS/sleeper
 
@@ -199,6 +200,55 @@ wait "$target" 2>/dev/null
 [ "$rc" = 130 ] || case_fail "-p session and SIGINT: expected exit 130, got $rc"
 grep -q "Performance counter stats for process id '$target'" "$tmp/b.err" ||
 	case_fail "-p session and SIGINT: no counts printed"
+
+# SIGINT to an -I session with a workload ends it at once, as in perf (bperf waited for the
+# workload's exit): exit 130, with the intervals so far and the one cut short, and no line about
+# the workload. perf leaves its workload running; bperf ends it (SIGTERM) and reaps it.
+# sigint_interval NAME TOOL [OPTS...]: prints "STATUS MS" of the run, stderr in $tmp/NAME.err
+sigint_interval() {
+	local name=$1 start pid rc
+
+	shift
+	start=$(date +%s%N)
+	setsid "$@" -I 100 -e cs,faults "$sleeper" 5000 2>"$tmp/$name.err" &
+	pid=$!
+	sleep 0.5
+	kill -INT "$pid"
+	for _ in $(seq 50); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid"
+	rc=$?
+	echo "$rc $((($(date +%s%N) - start) / 1000000))"
+	# what is left of the job: perf's workload; nothing of bperf's
+	if kill -KILL -- -"$pid" 2>/dev/null && [ "$name" != perf ]; then
+		echo "processes of job $pid outlived it" >>"$tmp/stray"
+	fi
+}
+
+mount_bpffs
+rm -f "$shared_map"
+read -r prc pms < <(sigint_interval perf "$PERF" stat)
+[ "$prc" = 130 ] && [ "$pms" -lt 2000 ] ||
+	case_fail "perf -I and SIGINT: exit $prc after $pms ms, expected 130 at once"
+for mode in direct shared; do
+	opts=()
+	[ $mode = shared ] && opts=(--bpf-counters --bpf-attr-map "$shared_map")
+	read -r rc ms < <(sigint_interval "$mode" "$BPERF" stat "${opts[@]}")
+	[ "$rc" = 130 ] || case_fail "-I and SIGINT ($mode): expected exit 130, got $rc"
+	[ "$ms" -lt 2000 ] || case_fail "-I and SIGINT ($mode): exit after $ms ms (sleeper 5000)"
+	grep -q sleeper "$tmp/$mode.err" &&
+		case_fail "-I and SIGINT ($mode): a line on the workload"
+	# the cut interval at least (a shared session spends some of the 0.5 s loading its leader)
+	[ "$(grep -c '^ *[0-9.]\+ \+[0-9<]' "$tmp/$mode.err")" -ge 2 ] ||
+		case_fail "-I and SIGINT ($mode): no interval printed"
+	head -n 3 "$tmp/perf.err" >"$tmp/perf.err3"
+	head -n 3 "$tmp/$mode.err" >"$tmp/$mode.err3"
+	(compare_stat_outputs "$tmp/perf.err3" "$tmp/$mode.err3") ||
+		case_fail "-I and SIGINT ($mode): header and first interval differ from perf's"
+done
 
 [ -e "$tmp/stray" ] && case_fail "processes outlived the tools"
 [ "$nfail" -eq 0 ] || fail "$nfail cases differ"

@@ -280,6 +280,26 @@ delay() {
 }
 check_retry delay delay
 check_retry delay_disabled side delay_disabled "" -D -1 -e page-faults "$PT" 10
+# -D 3000 on a workload that exits at once: the wait ends with the workload, as in perf (bperf
+# took the whole delay), and nothing is counted; perf 6.1 then loses the workload's exit status
+# and rusage (exit 0, 0 s user and sys), bperf keeps them (README: Differences)
+delay_past_exit() {
+	local f start rc ms
+
+	for f in perf bperf; do
+		start=$(date +%s%N)
+		"$(bin "$f")" stat -D 3000 -e page-faults -- sh -c 'exit 3' \
+			2>"$tmp/delay_past_exit.$f"
+		rc=$?
+		ms=$((($(date +%s%N) - start) / 1000000))
+		[ "$ms" -lt 1500 ] || fail "$f: -D 3000 on 'exit 3' took $ms ms"
+		[ "$f" = perf ] || assert_eq 3 "$rc" "-D 3000 on 'exit 3': exit status"
+	done
+	compare_stat_outputs "$tmp/delay_past_exit.perf" "$tmp/delay_past_exit.bperf"
+	grep -q '<not counted> *page-faults' "$tmp/delay_past_exit.bperf" ||
+		fail "-D 3000 on 'exit 3': page-faults counted"
+}
+check_retry delay_past_exit delay_past_exit
 # the workload ends midway between two ticks: at a tick, the fixed schedule of bperf's ticks
 # and perf's drifting one can differ by one short interval (README: Differences)
 check_retry delay_interval side delay_interval "" -D 150 -I 100 -e page-faults "$SLEEP" 400

@@ -138,6 +138,69 @@ grep -q "sharing leader link $CS_LINK" "$TMP/verbose" &&
 	fail "a leader of another ABI version was shared"
 stop_background
 
+# --- a workload killed before its exec --------------------------------------------------------
+# The workload waits at a pipe until its counters are open (here: while its leader loads); one
+# killed meanwhile has closed that pipe. bperf must say so in one line and exit 255 (it died of
+# SIGPIPE, 141, and left its entry naming a dead leader), or, killed just after its release,
+# report the workload's death as usual (exit 0). At least one of 10 kills must land in time.
+hits=0
+for _ in $(seq 10); do
+	"$BPERF" stat -e page-faults:b --bpf-attr-map "$SHARED_MAP" -- "$W/sleeper" 10 \
+		2>"$TMP/err" &
+	bp=$!
+	BG_PIDS+=("$bp")
+	killed=false
+	# shell builtins only: the window is the leader's load, tens of milliseconds
+	while ! $killed && kill -0 "$bp" 2>/dev/null; do
+		kids=
+		read -r kids <"/proc/$bp/task/$bp/children" 2>/dev/null
+		for c in $kids; do
+			[ "/proc/$c/exe" -ef "$BPERF" ] && kill -KILL "$c" 2>/dev/null &&
+				killed=true
+		done
+	done
+	wait "$bp"
+	status=$?
+	case $status in
+	255)
+		assert_eq "Workload failed: Killed before its exec" "$(cat "$TMP/err")" \
+			"stderr of a session whose workload was killed before its exec"
+		hits=$((hits + 1)) ;;
+	0)
+		! $killed || grep -q "^.*sleeper: Killed$" "$TMP/err" ||
+			fail "workload killed after its release: $(cat "$TMP/err")" ;;
+	*)
+		fail "workload killed before its exec: exit $status: $(cat "$TMP/err")" ;;
+	esac
+	dead=$(map_dead_entries | paste -sd' ' -)
+	[ -z "$dead" ] || fail "workload killed before its exec: dead entries (links $dead)"
+done
+[ "$hits" -gt 0 ] || fail "no kill of 10 landed before the workload's release"
+echo "workload killed before its exec: $hits of 10 in time, one line and exit 255 each"
+
+# --- a directory another user made on bpffs ----------------------------------------------------
+# A root without CAP_DAC_OVERRIDE (a container's root, say) may not create a pin in nobody's
+# directory, nor look into a 0700 one: the line names the directory and its owner (it said that
+# shared counters need root).
+other_dir=${SHARED_MAP}_dir
+rm -rf "$other_dir"
+nobody_uid=$(id -u nobody)
+mkdir -m 0755 "$other_dir" "$other_dir/sub"
+chmod 0700 "$other_dir/sub"
+chown "$nobody_uid:$(id -g nobody)" "$other_dir" "$other_dir/sub" ||
+	fail "cannot give $other_dir to nobody"
+for dir in "$other_dir" "$other_dir/sub"; do
+	setpriv --bounding-set=-dac_override,-dac_read_search "$BPERF" stat -e page-faults:b \
+		--bpf-attr-map "$dir/map" -- true 2>"$TMP/err"
+	assert_eq 255 $? "exit status with an attr map in $dir"
+	mode=0755
+	[ "$dir" = "$other_dir" ] || mode=0700
+	assert_eq "Failed to open the BPF attr map $dir/map: Permission denied ($dir belongs to \
+nobody, uid $nobody_uid, mode $mode)" "$(cat "$TMP/err")" "attr map in nobody's $dir"
+done
+rm -rf "$other_dir"
+echo "attr map in a directory of nobody's: $(cat "$TMP/err")"
+
 # --- paths that are not on bpffs ---------------------------------------------------------------
 "$BPERF" stat -e page-faults:b --bpf-attr-map "$TMP/attr_map" -- true 2>"$TMP/err"
 assert_eq 255 $? "exit status with an attr map in $TMP"

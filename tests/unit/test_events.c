@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -431,6 +432,9 @@ static void test_syntax_errors(void)
 		{ "nosuch", 0 }, { "cs:ux", 2 }, { "cs,,faults", 2 }, { "cs:u,faults:z", 11 },
 		{ "cs name", 2 }, { ",cs", 1 }, { "cs:u:k", 3 }, { "mem:0x1000:z", 11 },
 		{ "cpu/foo/:k", 7 }, { "cs//:k", 3 }, { "r0x1a8", 0 }, { "cs/", 0 },
+		/* raw configs wider than 64 bits */
+		{ "r1a1a1a1a1a1a1a1a1a1a1a", 0 }, { "cs,r11111111111111111", 3 },
+		{ "cpu/r0x11111111111111111/", 3 },
 	};
 	struct parse_events_error err;
 	struct evlist ev;
@@ -443,6 +447,94 @@ static void test_syntax_errors(void)
 		CHECK_STR(name, "parser error", err.str);
 		CHECK_EQ(name, cases[i].idx, err.idx);
 		parse_events_error_free(&err);
+	}
+}
+
+/*
+ * Every realloc of the process goes through here (the test binary's definition interposes
+ * glibc's), so that a test can count how often an array was grown.
+ */
+extern void *__libc_realloc(void *ptr, size_t size);
+static unsigned long nr_reallocs;
+
+void *realloc(void *ptr, size_t size)
+{
+	nr_reallocs++;
+	return __libc_realloc(ptr, size);
+}
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* head, n copies of unit, tail */
+static char *repeat(const char *head, const char *unit, int n, const char *tail)
+{
+	size_t head_len = strlen(head), len = strlen(unit);
+	char *s = xzalloc(head_len + len * n + strlen(tail) + 1);
+
+	strcpy(s, head);
+	for (int i = 0; i < n; i++)
+		memcpy(s + head_len + len * i, unit, len);
+	strcpy(s + head_len + len * n, tail);
+	return s;
+}
+
+/*
+ * 120 KB event strings parse in linear time: each array grows by doubling, not by one element
+ * (quadratic under a sanitizer's realloc, which always moves: 16 s for 12 KB of "cs,cs,..."
+ * under ASan), and no lexer rule looks ahead over the same text again from every event.
+ */
+static void test_long_strings(void)
+{
+	static const struct {
+		const char *head, *unit;
+		int n;
+		const char *tail;
+		int nr_events;	/* 0: a parser error */
+	} cases[] = {
+		{ "", "cs,", 40000, "cs", 40001 },
+		{ "{", "cs,", 40000, "cs}", 40001 },
+		{ "", "cs,", 40000, "}", 0 },
+		{ "", "r1a,", 30000, "r1b", 30001 },
+		{ "cpu/", "event=1,", 14000, "umask=2/", 1 },
+		{ "", "{", 60000, "", 0 },
+		{ "", "a.o", 40000, "", 0 },
+		{ "", "a{", 60000, "", 0 },
+	};
+	struct parse_events_error err;
+	struct evlist ev;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *str = repeat(cases[i].head, cases[i].unit, cases[i].n, cases[i].tail);
+		unsigned long reallocs = nr_reallocs;
+		double t0 = cpu_seconds(), t;
+		char name[64];
+		int ret;
+
+		ret = parse(&ev, str, &err);
+		t = cpu_seconds() - t0;
+		reallocs = nr_reallocs - reallocs;
+		snprintf(name, sizeof(name), "'%s' x %d", cases[i].unit, cases[i].n);
+		CHECK_EQ(name, cases[i].nr_events ? 0 : -EINVAL, ret);
+		CHECK_EQ(name, cases[i].nr_events, ev.nr);
+		/* 2 to 123 here; one or more per token when arrays grew by one element */
+		if (reallocs > 200) {
+			printf("%s: %lu reallocs (at most 200)\n", name, reallocs);
+			failures++;
+		}
+		/* 0.25 s at most here (the valid lists); 1.8 to 8 s for the last three before */
+		if (t > 1.0) {
+			printf("%s: parsing took %.2f s of CPU (at most 1 s)\n", name, t);
+			failures++;
+		}
+		evlist_free(&ev);
+		parse_events_error_free(&err);
+		free(str);
 	}
 }
 
@@ -557,6 +649,7 @@ int main(void)
 	test_tracepoints();
 	test_breakpoints();
 	test_syntax_errors();
+	test_long_strings();
 	test_error_print();
 	test_attr_fprintf();
 	test_defaults();
