@@ -12,10 +12,11 @@
  *		a session that finds a live leader for the key (bperf's or perf's): holds its link
  *		and program, runs it once without a context, and attaches a follower (fexit) to it
  *
- * BYTE...: the attr map key as bpftool prints it (0x05 0x00 ...). All of it happens with the map
- * flock()ed, as in perf. Then it prints "link L diff_map D follower yes|no" (no: the kernel
- * refuses fexit; `follow` exits 77 then) and keeps everything until its stdin ends, when it
- * prints "follower_runs N" and exits, as a perf session ends.
+ * BYTE...: the attr map key as bpftool prints it (0x05 0x00 ...); MAP is made as perf makes it
+ * if there is none. All of it happens with the map flock()ed, as in perf. Then it prints
+ * "link L diff_map D follower yes|no" (no: the kernel refuses fexit; `follow` exits 77 then)
+ * and keeps everything until its stdin ends, when it prints "follower_runs N" and exits, as a
+ * perf session ends.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -35,6 +36,8 @@
 /* The kernel's ENOTSUPP, not in user-space headers: what a missing arch trampoline returns. */
 #define KERNEL_ENOTSUPP 524
 #define MAX_KEY_SIZE 512
+/* perf's ATTR_MAP_SIZE: the entries of a map perf creates */
+#define ATTR_MAP_SIZE 16
 
 /* perf's struct perf_event_attr_map_entry */
 struct attr_map_entry {
@@ -64,6 +67,21 @@ static int fail(const char *what, int err)
 	return 1;
 }
 
+/* perf's bperf_lock_attr_map: the pinned map, made and pinned first if there is none. */
+static int get_map(const char *path)
+{
+	int fd = bpf_obj_get(path);
+
+	if (fd >= 0 || errno != ENOENT)
+		return fd;
+	fd = bpf_map_create(BPF_MAP_TYPE_HASH, NULL, sizeof(struct perf_event_attr),
+			    sizeof(struct attr_map_entry), ATTR_MAP_SIZE, NULL);
+	if (fd < 0 || !bpf_obj_pin(fd, path))
+		return fd;
+	close(fd);
+	return bpf_obj_get(path);	/* pinned meanwhile by someone else */
+}
+
 /* Opens and locks the map and reads the key from the words that follow. */
 static int open_map(struct session *s, const char *path, int nr_words, char **words)
 {
@@ -71,7 +89,7 @@ static int open_map(struct session *s, const char *path, int nr_words, char **wo
 	__u32 len = sizeof(info);
 	int i;
 
-	s->map_fd = bpf_obj_get(path);
+	s->map_fd = get_map(path);
 	if (s->map_fd < 0)
 		return fail(path, errno);
 	if (bpf_obj_get_info_by_fd(s->map_fd, &info, &len))
