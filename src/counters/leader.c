@@ -6,6 +6,7 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,9 +139,16 @@ static int adopt_maps(struct leader_handle *h, int prog_fd)
 	return 0;
 }
 
+/* What a program's frozen .rodata says of the key it counts. */
+enum key_kind {
+	KEY_NONE,	/* no bperf leader's .rodata: upstream perf's leader, or not a leader */
+	KEY_OTHER,	/* a bperf leader of another event */
+	KEY_SAME,
+};
+
 struct key_match {
 	const struct perf_event_attr *key;
-	bool match;
+	enum key_kind kind;
 };
 
 static bool match_rodata_key(int fd, const struct bpf_map_info *info, void *ctx)
@@ -151,20 +159,20 @@ static bool match_rodata_key(int fd, const struct bpf_map_info *info, void *ctx)
 	__u32 zero = 0;
 
 	if (n > 7 && !strcmp(info->name + n - 7, ".rodata") && info->value_size == sizeof(ro) &&
-	    !bpf_map_lookup_elem(fd, &zero, &ro))
-		km->match |= !memcmp(ro.attr_key, km->key, sizeof(*km->key));
+	    !bpf_map_lookup_elem(fd, &zero, &ro) && km->kind != KEY_SAME)
+		km->kind = memcmp(ro.attr_key, km->key, sizeof(*km->key)) ? KEY_OTHER : KEY_SAME;
 	return false;
 }
 
 /*
- * Whether the leader program counts key: its frozen .rodata holds the key it was made for, so
- * an entry naming another event's leader (a reused or forged id) is never adopted.
+ * Which key the leader program counts: its frozen .rodata holds the key it was made for, so an
+ * entry naming another event's leader (a reused or forged id) is never adopted.
  */
-static bool leader_counts_key(int prog_fd, const struct perf_event_attr *key)
+static enum key_kind leader_key_kind(int prog_fd, const struct perf_event_attr *key)
 {
-	struct key_match km = { .key = key };
+	struct key_match km = { .key = key, .kind = KEY_NONE };
 
-	return !for_each_prog_map(prog_fd, match_rodata_key, &km) && km.match;
+	return for_each_prog_map(prog_fd, match_rodata_key, &km) ? KEY_NONE : km.kind;
 }
 
 static bool find_diff_map(int fd, const struct bpf_map_info *info, void *ctx)
@@ -174,30 +182,76 @@ static bool find_diff_map(int fd, const struct bpf_map_info *info, void *ctx)
 	return false;
 }
 
-/*
- * The leader an attr map entry names, if it is a live bperf leader of this layout for nr
- * members counting key. Anything else (gone, upstream perf's, another event's, not a leader at
- * all) is not used: -ENOENT.
- */
-static int adopt_leader(struct leader_handle *h, const struct attr_map_entry *entry,
-			const struct perf_event_attr *key, int nr)
+/* What an attr map entry names, seen by a session counting the entry's event. */
+enum entry_kind {
+	ENTRY_OURS,	/* a live bperf leader of this layout for the event: shared */
+	ENTRY_TAKEN,	/* a live leader of the event that bperf cannot share: left alone */
+	ENTRY_FREE,	/* nothing live, or no leader of the event: replaced */
+};
+
+/* Whether the link runs a program named on_switch at sched_switch, as every leader does. */
+static bool is_leader_link(int link_fd, __u32 *prog_id)
 {
 	struct bpf_link_info linfo = { 0 };
-	__u32 len = sizeof(linfo);
+	struct bpf_prog_info pinfo = { 0 };
+	__u32 len = sizeof(linfo), plen = sizeof(pinfo);
+	char tp_name[64] = "";
+	int prog_fd;
+	bool ok;
+
+	linfo.raw_tracepoint.tp_name = (unsigned long)tp_name;
+	linfo.raw_tracepoint.tp_name_len = sizeof(tp_name);
+	if (bpf_obj_get_info_by_fd(link_fd, &linfo, &len) ||
+	    linfo.type != BPF_LINK_TYPE_RAW_TRACEPOINT || strcmp(tp_name, "sched_switch"))
+		return false;
+	prog_fd = bpf_prog_get_fd_by_id(linfo.prog_id);
+	if (prog_fd < 0)
+		return false;
+	ok = !bpf_obj_get_info_by_fd(prog_fd, &pinfo, &plen) &&
+	     !strcmp(pinfo.name, LEADER_PROG_NAME);
+	close(prog_fd);
+	*prog_id = linfo.prog_id;
+	return ok;
+}
+
+/*
+ * Sorts out the leader an attr map entry names for the event key (nr members), and takes it
+ * into h if it is a live bperf leader of this layout for the event. A live leader of the event
+ * bperf cannot share is someone's: upstream perf's (its links are held by its sessions only),
+ * or bperf's own kept alive by upstream perf's followers after bperf's last session, its
+ * helper links gone. Anything else (gone, another event's, no leader at all) is free.
+ */
+static enum entry_kind adopt_leader(struct leader_handle *h, const struct attr_map_entry *entry,
+				    const struct perf_event_attr *key, int nr)
+{
+	enum entry_kind kind = ENTRY_FREE;
 	struct leader_state st;
-	int i, err = -ENOENT;
+	__u32 prog_id, diff_map_id = 0;
+	int i;
 
 	h->link_fds[0] = bpf_link_get_fd_by_id(entry->link_id);
-	if (h->link_fds[0] < 0)
+	if (h->link_fds[0] < 0 || !is_leader_link(h->link_fds[0], &prog_id))
 		goto fail;
-	if (bpf_obj_get_info_by_fd(h->link_fds[0], &linfo, &len) ||
-	    linfo.type != BPF_LINK_TYPE_RAW_TRACEPOINT)
+	h->prog_fd = bpf_prog_get_fd_by_id(prog_id);
+	if (h->prog_fd < 0)
 		goto fail;
-	h->prog_fd = bpf_prog_get_fd_by_id(linfo.prog_id);
-	if (h->prog_fd < 0 || adopt_maps(h, h->prog_fd) || !leader_counts_key(h->prog_fd, key))
+	/* perf's followers take their slices from the map the entry names */
+	for_each_prog_map(h->prog_fd, find_diff_map, &diff_map_id);
+	if (diff_map_id != entry->diff_map_id)
 		goto fail;
-	if (read_state(h, &st) || st.abi_version != LEADER_ABI_VERSION ||
-	    st.nr_members != (__u32)nr || st.nr_cpus != (__u32)libbpf_num_possible_cpus())
+	switch (leader_key_kind(h->prog_fd, key)) {
+	case KEY_OTHER:
+		goto fail;
+	case KEY_NONE:
+		kind = ENTRY_TAKEN;
+		goto fail;
+	case KEY_SAME:
+		break;
+	}
+	kind = ENTRY_TAKEN;
+	if (adopt_maps(h, h->prog_fd) || read_state(h, &st) ||
+	    st.abi_version != LEADER_ABI_VERSION || st.nr_members != (__u32)nr ||
+	    st.nr_cpus != (__u32)libbpf_num_possible_cpus())
 		goto fail;
 	h->link_fds[1] = bpf_link_get_fd_by_id(st.exec_link_id);
 	h->link_fds[2] = bpf_link_get_fd_by_id(st.newtask_link_id);
@@ -208,11 +262,22 @@ static int adopt_leader(struct leader_handle *h, const struct attr_map_entry *en
 	h->nr_members = nr;
 	h->nr_cpus = st.nr_cpus;
 	h->link_id = entry->link_id;
-	return 0;
+	return ENTRY_OURS;
 fail:
 	leader_put(h);
 	handle_init(h);
-	return err;
+	return kind;
+}
+
+/* The entry filed under map_key and what it names for the event key. */
+static enum entry_kind examine_entry(const struct attr_map *map,
+				     const struct perf_event_attr *map_key,
+				     const struct perf_event_attr *key, int nr,
+				     struct leader_handle *h, struct attr_map_entry *entry)
+{
+	if (attr_map_lookup(map, map_key, entry))
+		return ENTRY_FREE;
+	return adopt_leader(h, entry, key, nr);
 }
 
 static int sys_perf_event_open(struct perf_event_attr *attr, int cpu, int group_fd)
@@ -371,17 +436,36 @@ static int check_test_run(const struct leader_handle *h)
 	return bpf_prog_test_run_opts(h->prog_fd, &opts) ? -errno : 0;
 }
 
-int leader_get(const struct attr_map *map, const struct perf_event_attr *key,
-	       const struct perf_event_attr *attrs, int nr, int verbose, struct leader_handle *h)
+/*
+ * The key bperf files its own leader of an event under while the event's key names a leader
+ * someone else counts with: the key with the top bit set in the word after aux_sample_size
+ * (__reserved_3, whose low bits newer kernels give to aux_action), which the kernel requires to
+ * be zero, so no perf_event_open attr, upstream perf's keys included, ever equals it. Groups'
+ * keys (shared.c) are bperf's alone and get it too.
+ */
+#define OWN_KEY_MARK 0x80000000u
+
+static void own_key(const struct perf_event_attr *key, struct perf_event_attr *own)
+{
+	size_t at = offsetof(struct perf_event_attr, aux_sample_size) + sizeof(__u32);
+	__u32 word;
+
+	_Static_assert(offsetof(struct perf_event_attr, aux_sample_size) + 2 * sizeof(__u32) <=
+		       sizeof(struct perf_event_attr), "no word after aux_sample_size");
+	*own = *key;
+	memcpy(&word, (char *)own + at, sizeof(word));
+	word |= OWN_KEY_MARK;
+	memcpy((char *)own + at, &word, sizeof(word));
+}
+
+/* A new leader, filed under file_key unless that is NULL (then bperf's sessions find it not). */
+static int new_leader(const struct attr_map *map, const struct perf_event_attr *key,
+		      const struct perf_event_attr *file_key, const struct perf_event_attr *attrs,
+		      int nr, int verbose, struct leader_handle *h)
 {
 	struct attr_map_entry entry;
 	int err;
 
-	handle_init(h);
-	if (!attr_map_lookup(map, key, &entry) && !adopt_leader(h, &entry, key, nr)) {
-		pr_debug(verbose, 1, "bperf: sharing leader link %u", entry.link_id);
-		return 0;
-	}
 	err = create_leader(h, key, attrs, nr);
 	if (err && open_error_is_unsupported(err))
 		return err;	/* the event itself: <not supported>, as with direct counting */
@@ -401,7 +485,7 @@ int leader_get(const struct attr_map *map, const struct perf_event_attr *key,
 	/* upstream perf's followers find the leader's diff_readings by this id */
 	entry.diff_map_id = 0;
 	for_each_prog_map(h->prog_fd, find_diff_map, &entry.diff_map_id);
-	err = attr_map_update(map, key, &entry);
+	err = file_key ? attr_map_update(map, file_key, &entry) : 0;
 	if (err) {
 		pr_err("Failed to add the shared counter to the BPF attr map %s: %s%s", map->path,
 		       strerror(-err), err == -E2BIG ? " (the map is full)" : "");
@@ -414,4 +498,54 @@ fail:
 	leader_put(h);
 	handle_init(h);
 	return err;
+}
+
+/*
+ * The event's key first: upstream perf looks there only. A live leader there that bperf cannot
+ * share stays as it is, and bperf's sessions share one of their own under own_key(); that one
+ * moves to the event's key once it is free, for upstream perf to find.
+ */
+int leader_get(const struct attr_map *map, const struct perf_event_attr *key,
+	       const struct perf_event_attr *attrs, int nr, int verbose, struct leader_handle *h)
+{
+	struct attr_map_entry entry, own_entry;
+	struct perf_event_attr own;
+	enum entry_kind kind, own_kind;
+	const struct perf_event_attr *file_key = key;
+
+	handle_init(h);
+	kind = examine_entry(map, key, key, nr, h, &entry);
+	if (kind == ENTRY_OURS) {
+		pr_debug(verbose, 1, "bperf: sharing leader link %u", entry.link_id);
+		return 0;
+	}
+	own_key(key, &own);
+	own_kind = examine_entry(map, &own, key, nr, h, &own_entry);
+	if (own_kind == ENTRY_OURS) {
+		if (kind == ENTRY_FREE && !attr_map_update(map, key, &own_entry))
+			attr_map_delete(map, &own);
+		pr_debug(verbose, 1, "bperf: sharing leader link %u", own_entry.link_id);
+		return 0;
+	}
+	if (kind == ENTRY_TAKEN) {
+		pr_debug(verbose, 1, "bperf: leader link %u is in use but not bperf's to share: "
+			 "its entry stays", entry.link_id);
+		file_key = own_kind == ENTRY_TAKEN ? NULL : &own;
+	}
+	return new_leader(map, key, file_key, attrs, nr, verbose, h);
+}
+
+void leader_drop_entries(const struct attr_map *map, const struct perf_event_attr *key,
+			 const struct leader_handle *h)
+{
+	struct attr_map_entry entry;
+	struct perf_event_attr own;
+
+	own_key(key, &own);
+	if (!attr_map_lookup(map, &own, &entry) && entry.link_id == h->link_id)
+		attr_map_delete(map, &own);
+	/* upstream perf's followers (fexit on on_switch) found the leader by this entry */
+	if (!attr_map_lookup(map, key, &entry) && entry.link_id == h->link_id &&
+	    !leader_has_followers(h))
+		attr_map_delete(map, key);
 }

@@ -47,13 +47,23 @@ struct leader_session_spec {
 
 /*
  * The leader counting attrs[0..nr) (one event, or a group led by attrs[0]) keyed by key in the
- * attr map: the live bperf leader found there, or a new one that replaces a dead or foreign
- * entry. Returns 0 or -errno after printing why.
+ * attr map: the live bperf leader found there, or a new one that replaces a dead or bogus
+ * entry. An entry naming a live leader bperf cannot share (upstream perf's) is left alone: then
+ * bperf's sessions share a leader filed under a key of bperf's own. Returns 0 or -errno after
+ * printing why.
  */
 int leader_get(const struct attr_map *map, const struct perf_event_attr *key,
 	       const struct perf_event_attr *attrs, int nr, int verbose,
 	       struct leader_handle *h);
 void leader_put(struct leader_handle *h);
+/*
+ * For the last bperf session of the leader: deletes the entries that name it, but for that
+ * under key while another program follows the leader (an upstream perf session).
+ */
+void leader_drop_entries(const struct attr_map *map, const struct perf_event_attr *key,
+			 const struct leader_handle *h);
+/* Whether programs are attached to the leader's on_switch (upstream perf's followers). */
+bool leader_has_followers(const struct leader_handle *h);
 
 /* Takes a free slot (reclaiming those of dead sessions) and fills it in; -ENOSPC if full. */
 int leader_slot_claim(struct leader_handle *h, const struct leader_session_spec *spec,

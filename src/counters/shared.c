@@ -267,14 +267,9 @@ static void shared_close(struct counter *c)
 	if (!p)
 		return;
 	if (!attr_map_open_locked(&map, p->map_path)) {
-		if (leader_slot_release(&p->leader, p->slot)) {
-			struct attr_map_entry entry;
-
-			/* The last user takes its leader's entry out: no dead entry stays. */
-			if (!attr_map_lookup(&map, &p->key, &entry) &&
-			    entry.link_id == p->leader.link_id)
-				attr_map_delete(&map, &p->key);
-		}
+		/* bperf's last session takes the entry out, unless upstream perf's still count */
+		if (leader_slot_release(&p->leader, p->slot))
+			leader_drop_entries(&map, &p->key, &p->leader);
 		attr_map_sweep(&map);
 		attr_map_close(&map);
 	}
