@@ -21,7 +21,6 @@ static void dso_free(struct data_dso *dso)
 	for (i = 0; i < dso->nr_syms; i++)
 		free(dso->syms[i].name);
 	free(dso->syms);
-	free(dso->segs);
 	free(dso->name);
 	free(dso);
 }
@@ -120,15 +119,14 @@ static void fixup_ends(struct data_dso *dso)
 	}
 }
 
-void dso_fixup_symbols(struct data_dso *dso, bool kallsyms)
+void dso_fixup_kallsyms(struct data_dso *dso)
 {
 	size_t i, n = 0;
 
 	if (!dso->nr_syms)
 		return;
 	qsort(dso->syms, dso->nr_syms, sizeof(*dso->syms), cmp_symbol);
-	if (kallsyms)
-		fixup_ends(dso);
+	fixup_ends(dso);
 	for (i = 0; i < dso->nr_syms; i++) {
 		struct data_symbol *s = &dso->syms[i];
 
@@ -166,6 +164,8 @@ const struct data_symbol *data_dso_find(struct data_dsos *d, struct data_dso *ds
 	size_t lo = 0, hi;
 
 	dso_load(d, dso);
+	if (dso->tree)
+		return symtree_find(dso, addr);
 	hi = dso->nr_syms;
 	/* the last symbol starting at or below addr */
 	while (lo < hi) {
@@ -179,18 +179,4 @@ const struct data_symbol *data_dso_find(struct data_dsos *d, struct data_dso *ds
 	if (!lo || addr >= dso->syms[lo - 1].end)
 		return NULL;
 	return &dso->syms[lo - 1];
-}
-
-__u64 data_dso_offset_to_addr(struct data_dsos *d, struct data_dso *dso, __u64 offset)
-{
-	size_t i;
-
-	dso_load(d, dso);
-	for (i = 0; i < dso->nr_segs; i++) {
-		const struct elf_segment *s = &dso->segs[i];
-
-		if (offset >= s->offset && offset - s->offset < s->size)
-			return offset - s->offset + s->vaddr;
-	}
-	return offset;
 }

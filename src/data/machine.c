@@ -285,6 +285,5 @@ void data_machine_resolve(struct data_machine *m, __u32 pid, unsigned int cpumod
 	/* [vdso]: its image is in perf's build-id cache */
 	if (map->dso->name[0] != '/' && strcmp(map->dso->name, "[vdso]"))
 		return;
-	loc->sym = data_dso_find(&m->dsos, map->dso,
-				 data_dso_offset_to_addr(&m->dsos, map->dso, offset));
+	loc->sym = data_dso_find(&m->dsos, map->dso, offset);
 }
