@@ -36,6 +36,15 @@ void data_dsos_free(struct data_dsos *d)
 	memset(d, 0, sizeof(*d));
 }
 
+static __u64 name_hash(const char *s)
+{
+	__u64 h = 14695981039346656037ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
 struct data_dso *data_dsos_get(struct data_dsos *d, const char *name)
 {
 	struct data_dso *dso;
@@ -52,6 +61,7 @@ struct data_dso *data_dsos_get(struct data_dsos *d, const char *name)
 	dso->name = xstrdup(name);
 	slash = name[0] == '[' ? NULL : strrchr(dso->name, '/');
 	dso->short_name = slash ? slash + 1 : dso->name;
+	dso->short_hash = name_hash(dso->short_name);
 	d->dsos[d->nr++] = dso;
 	return dso;
 }

@@ -35,6 +35,7 @@ struct data_symbol {
 struct data_dso {
 	char *name;		/* the path as mapped, or "[kernel.kallsyms]", "[ext4]" */
 	const char *short_name;	/* what perf's Shared Object column shows */
+	__u64 short_hash;	/* of short_name: perf's report merges binaries by it */
 	bool kernel;
 	bool loaded;		/* symbols tried (they may still be missing) */
 	/*

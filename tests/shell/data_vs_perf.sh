@@ -186,6 +186,14 @@ else
 	echo "cxx: no g++, C++ names not checked"
 fi
 compare_top plt '\|pltloop\|'
+# one program at two paths, both run: perf report's line per binary name and function holds both
+mkdir -p "$tmp/a" "$tmp/b"
+cp "$tmp/pltloop" "$tmp/a/pltloop"
+cp "$tmp/pltloop" "$tmp/b/pltloop"
+record twins -e cpu-clock -- sh -c "$tmp/a/pltloop 20000000; $tmp/b/pltloop 20000000"
+compare_top twins '\|pltloop\|'
+[ "$(grep -c '|pltloop|\[\.\] main$' "$tmp/twins.perf")" -eq 1 ] ||
+	fail "twins: perf report does not show one main for both binaries"
 compare_top vdso '\|\[vdso\]\|'
 grep -q '] __vdso_clock_gettime$' "$tmp/vdso.perf" || fail "vdso: no samples in [vdso]"
 
