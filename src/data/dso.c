@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "dso.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,8 @@ static void dso_free(struct data_dso *dso)
 	for (i = 0; i < dso->nr_syms; i++)
 		free(dso->syms[i].name);
 	free(dso->syms);
+	if (dso->jit)
+		free(dso->short_name);	/* its own "[JIT] tid N", not a part of name */
 	free(dso->name);
 	free(dso);
 }
@@ -48,7 +51,7 @@ static __u64 name_hash(const char *s)
 struct data_dso *data_dsos_get(struct data_dsos *d, const char *name)
 {
 	struct data_dso *dso;
-	const char *slash;
+	char *slash;
 	size_t i;
 
 	/* binaries are few (they come from mmaps, not samples): a list will do */
@@ -63,6 +66,21 @@ struct data_dso *data_dsos_get(struct data_dsos *d, const char *name)
 	dso->short_name = slash ? slash + 1 : dso->name;
 	dso->short_hash = name_hash(dso->short_name);
 	d->dsos[d->nr++] = dso;
+	return dso;
+}
+
+struct data_dso *data_dsos_get_jit(struct data_dsos *d, __u32 pid)
+{
+	char name[64];
+	struct data_dso *dso;
+
+	snprintf(name, sizeof(name), "/tmp/perf-%u.map", pid);
+	dso = data_dsos_get(d, name);
+	if (!dso->jit) {
+		dso->jit = true;
+		dso->short_name = xasprintf("[JIT] tid %u", pid);
+		dso->short_hash = name_hash(dso->short_name);
+	}
 	return dso;
 }
 
@@ -165,6 +183,8 @@ static void dso_load(struct data_dsos *d, struct data_dso *dso)
 	dso->loaded = true;
 	if (dso == d->kernel)
 		dso_load_kallsyms(d, dso);
+	else if (dso->jit)
+		dso_load_perf_map(d, dso);
 	else if (dso->name[0] == '/' || !strcmp(dso->name, "[vdso]"))
 		dso_load_elf(d, dso);
 }

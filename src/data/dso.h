@@ -2,9 +2,9 @@
 /*
  * Binaries samples fall in and their symbols: ELF files read in-process with libelf (.symtab
  * and .dynsym, and "foo@plt" for PLT entries; checked against the build id the recording saw,
- * with perf's ~/.debug build-id cache as the fallback, which also holds the [vdso] image) and
- * the kernel from /proc/kallsyms, modules as their own "[name]" binaries. Symbols are loaded
- * the first time a sample needs them.
+ * with perf's ~/.debug build-id cache as the fallback, which also holds the [vdso] image), a
+ * JIT's /tmp/perf-PID.map, and the kernel from /proc/kallsyms, modules as their own "[name]"
+ * binaries. Symbols are loaded the first time a sample needs them.
  */
 #ifndef BPERF_DATA_DSO_H
 #define BPERF_DATA_DSO_H
@@ -19,8 +19,8 @@ struct data_dso;
 
 struct data_symbol {
 	/*
-	 * [start, end): kernel addresses, or file offsets in an ELF binary (where perf puts them:
-	 * a sample's offset in its mapping finds them)
+	 * [start, end): kernel addresses, file offsets in an ELF binary (where perf puts them:
+	 * a sample's offset in its mapping finds them), a JIT's addresses
 	 */
 	__u64 start, end;
 	char *name;		/* NULL once erased from the tree */
@@ -34,12 +34,13 @@ struct data_symbol {
 
 struct data_dso {
 	char *name;		/* the path as mapped, or "[kernel.kallsyms]", "[ext4]" */
-	const char *short_name;	/* what perf's Shared Object column shows */
+	char *short_name;	/* what perf's Shared Object column shows */
 	__u64 short_hash;	/* of short_name: perf's report merges binaries by it */
 	bool kernel;
+	bool jit;		/* a JIT's code: name is /tmp/perf-PID.map, its symbols' file */
 	bool loaded;		/* symbols tried (they may still be missing) */
 	/*
-	 * kallsyms: sorted by start. ELF binaries: in the order perf inserts them into
+	 * kallsyms: sorted by start. ELF and JIT binaries: in the order perf inserts them into
 	 * its tree, whose root is root (symtree.c), erased ones included.
 	 */
 	struct data_symbol *syms;
@@ -66,17 +67,22 @@ void data_dsos_init(struct data_dsos *d);
 void data_dsos_free(struct data_dsos *d);
 /* The binary of that name, added if new. */
 struct data_dso *data_dsos_get(struct data_dsos *d, const char *name);
-
+/*
+ * The binary of a JIT's code in process pid (anonymous executable memory): perf names it
+ * /tmp/perf-PID.map, the file its symbols come from, and shows "[JIT] tid PID".
+ */
+struct data_dso *data_dsos_get_jit(struct data_dsos *d, __u32 pid);
 /* Sets what the recording says the binary's build id is. */
 void data_dso_set_build_id(struct data_dso *dso, const unsigned char *id, size_t size);
 /*
- * The symbol at addr, or NULL: addr is the kernel's address or an offset in an ELF binary (the
- * sample's offset in its mapping, as perf looks it up).
+ * The symbol at addr, or NULL: addr is the kernel's address, an offset in an ELF binary (the
+ * sample's offset in its mapping, as perf looks it up) or the address in a JIT's memory.
  */
 const struct data_symbol *data_dso_find(struct data_dsos *d, struct data_dso *dso, __u64 addr);
 
-/* dso_elf.c and kallsyms.c: 0, or -errno when the symbols are not there. */
+/* dso_elf.c, jit_map.c and kallsyms.c: 0, or -errno when the symbols are not there. */
 int dso_load_elf(struct data_dsos *d, struct data_dso *dso);
+int dso_load_perf_map(struct data_dsos *d, struct data_dso *dso);
 int dso_load_kallsyms(struct data_dsos *d, struct data_dso *kernel);
 /* demangle.c: a symbol's name as perf report shows it (C++ names demangled), allocated */
 char *dso_symbol_name(struct data_dsos *d, const char *elf_name);

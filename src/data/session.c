@@ -130,8 +130,7 @@ static int apply(struct data_session *s, const struct data_record *rec, __u64 ti
 	case REC_MMAP2:
 		if (data_decode_mmap(&s->r, rec, &mm))
 			return -EINVAL;
-		data_machine_mmap(m, mm.pid, mm.start, mm.len, mm.pgoff, mm.filename,
-				  mm.build_id, mm.build_id_size);
+		data_machine_mmap(m, &mm);
 		return 0;
 	case REC_COMM:
 		if (data_decode_comm(&s->r, rec, &cm))

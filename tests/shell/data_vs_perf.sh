@@ -16,13 +16,27 @@ cd "$REPO_TOP" || exit 1
 require_root
 [ -x "$PERF" ] || skip "needs $PERF"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+probe_groups=()	# uprobes to remove (the PLT checks)
+jit_maps=()	# the map files the jit workload wrote
+cleanup() {
+	local g
 
-# the event of each section, then "event|percent|samples|dso|symbol" for each function line
+	for g in "${probe_groups[@]}"; do
+		remove_probes "$g"
+	done
+	[ ${#jit_maps[@]} -eq 0 ] || rm -f "${jit_maps[@]}"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# the event of each section, then "event|percent|samples|dso|symbol" for each function line (a
+# binary's name may hold spaces: "[JIT] tid 42"; the symbol starts at its level, "[.] ")
 perf_lines() {
 	awk '/of event/ { ev = $0; sub(/.*of event .\x27?/, "", ev); sub(/\x27.*/, "", ev) }
-	     /^ +[0-9.]+%/ { sym = $0; sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +/, "", sym);
-			     sub(/ +$/, "", sym); print ev "|" $1 "|" $2 "|" $3 "|" sym }' |
+	     /^ +[0-9.]+%/ { at = match($0, / \[[.kgHu]\] /); sym = substr($0, at + 1);
+			     dso = substr($0, 1, at); sub(/^ *[^ ]+ +[^ ]+ +/, "", dso);
+			     sub(/ +$/, "", dso); sub(/ +$/, "", sym);
+			     print ev "|" $1 "|" $2 "|" dso "|" sym }' |
 		sort
 }
 
@@ -228,7 +242,6 @@ int main(void)
 EOF
 plt_calls=5000
 uprobes=/sys/kernel/tracing/uprobe_events
-probe_groups=()
 # remove_probes GROUP: the uprobes of GROUP (each name listed in $tmp/GROUP.probes)
 remove_probes() {
 	local name
@@ -239,7 +252,6 @@ remove_probes() {
 	done <"$tmp/$1.probes"
 	rm -f "$tmp/$1.probes"
 }
-trap 'for g in "${probe_groups[@]}"; do remove_probes "$g"; done; rm -rf "$tmp"' EXIT
 
 # section BIN NAME: the file offset and entry size of section NAME, in hex
 section() {
@@ -348,9 +360,10 @@ if [ -w "$uprobes" ]; then
 	for name in plt_one plt_lazy plt_now plt_nopie; do
 		compare_top "$name" "\\|$name\\|"
 		# each entry's event: one line, a sample for each call
+		lines=$(grep -c . "$tmp/$name.perf")
 		if ! awk -F'|' -v n=$plt_calls '$3 != n { exit 1 }' "$tmp/$name.perf" ||
-		   [ "$(grep -c . "$tmp/$name.perf")" -ne "$(grep -c . "$tmp/$name.entries")" ]; then
-			fail "$name: not $plt_calls samples at each PLT entry: $(cat "$tmp/$name.perf")"
+		   [ "$lines" -ne "$(grep -c . "$tmp/$name.entries")" ]; then
+			fail "$name: not $plt_calls samples at each entry: $(cat "$tmp/$name.perf")"
 		fi
 		sweep "$name"
 		echo "$name: every address of its code as perf script resolves it"
@@ -362,11 +375,59 @@ if [ -w "$uprobes" ]; then
 		grep -q ":${entry}_plt|100.00%|$plt_calls|plt_ibt|\[\.\] $entry@plt\$" \
 			"$tmp/plt_ibt.bperf" || fail "plt_ibt: bperf does not name $entry@plt"
 		! grep -q ":${entry}_plt|.*|\[\.\] $entry@plt\$" "$tmp/plt_ibt.perf" ||
-			fail "plt_ibt: perf names $entry@plt in .plt.sec (README's difference is gone)"
+			fail "plt_ibt: perf names $entry@plt in .plt.sec (see README's differences)"
 	done <"$tmp/plt_ibt.entries"
 	echo "plt_ibt: bperf names the $(grep -c . "$tmp/plt_ibt.entries") entries of .plt.sec"
 else
 	echo "plt: no $uprobes, PLT entries not checked"
+fi
+
+# JIT code, in anonymous executable memory: perf names it "[JIT] tid PID" and takes its functions
+# from /tmp/perf-PID.map. tests/workloads/jit writes five functions there, lists four of them
+# in its map file (one sizeless: only its first byte is it; one named with spaces) and spends
+# nearly all its time in them. Per task and system-wide, and without the map file.
+# record_jit NAME PERF_RECORD_ARGS...: records; $tmp/NAME.map names the map file jit wrote
+record_jit() {
+	local name=$1
+
+	shift
+	"$PERF" record -q -o "$tmp/$name.data" "$@" >"$tmp/$name.map" 2>/dev/null ||
+		fail "perf record $* failed"
+	jit_maps+=("$(cat "$tmp/$name.map")")
+	[[ $(cat "$tmp/$name.map") =~ ^/tmp/perf-[0-9]+\.map$ ]] ||
+		fail "$name: jit printed '$(cat "$tmp/$name.map")'"
+}
+
+# jit_lines NAME: the lines of jit's binary in $tmp/NAME.perf
+jit_lines() {
+	local pid
+
+	pid=$(sed 's|^/tmp/perf-\([0-9]*\)\.map$|\1|' "$tmp/$1.map")
+	grep -F "|[JIT] tid $pid|" "$tmp/$1.perf"
+}
+
+if [ "$(uname -m)" = x86_64 ]; then
+	record_jit jit -e cpu-clock -- "$WORKLOADS/jit" 1500
+	record_jit jit_nomap -e cpu-clock -- "$WORKLOADS/jit" -n 1500
+	record_jit jit_all -a -e cpu-clock -- "$WORKLOADS/jit" 1500
+	for name in jit jit_all; do
+		compare_top "$name" '\|\[JIT\] tid [0-9]+\|'
+		for f in jit_alpha 'LazyCompile:*beta jit.js:7' jit_delta; do
+			jit_lines "$name" | grep -qF "|[.] $f" || fail "$name: perf shows no $f"
+		done
+		jit_lines "$name" | grep -q '|\[\.\] 0x0000' ||
+			fail "$name: perf shows no address for the function the map leaves out"
+	done
+	compare_top jit_nomap '\|\[JIT\] tid [0-9]+\|'
+	[ -n "$(jit_lines jit_nomap)" ] && ! jit_lines jit_nomap | grep -qv '|\[\.\] 0x0000' ||
+		fail "jit_nomap: not only addresses in the JIT's code: $(jit_lines jit_nomap)"
+	expect="bperf: $(cat "$tmp/jit_nomap.map"): No such file or directory"
+	"$BPERF" data top -i "$tmp/jit_nomap.data" 2>&1 >/dev/null |
+		grep -qxF "$expect: the JIT's samples stay unresolved" ||
+		fail "jit_nomap: no message about the missing map file"
+	echo "jit: its functions from its map file, as perf reports them, and addresses without it"
+else
+	echo "jit: writes x86-64 code, not checked on $(uname -m)"
 fi
 
 # A binary gone at report time (and not in perf's build-id cache), or replaced by another build:
