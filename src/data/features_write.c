@@ -300,9 +300,10 @@ static bool write_cache(struct byte_buf *b)
 			caches[cnt++] = c;
 		}
 	}
-	if (!cnt)
-		return false;
-	/* by level, in the order found within a level, as perf lists them */
+	/*
+	 * by level, in the order found within a level, as perf lists them; with none (a VM's CPUs
+	 * may have no cache directories) perf still writes the section, empty
+	 */
 	for (i = 1; i < cnt; i++) {
 		c = caches[i];
 		for (k = i; k > 0 && caches[k - 1].level > c.level; k--)
