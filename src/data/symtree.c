@@ -172,9 +172,8 @@ static void erase_rebalance(struct data_dso *dso, __u32 parent)
 			parent = node(dso, n)->parent;
 			continue;
 		}
+		/* a red near nephew turns outer first (the colours below settle both) */
 		if (!is_red(dso, far)) {
-			node(dso, near)->black = true;
-			node(dso, sib)->black = false;
 			if (left)
 				rotate_right(dso, sib);
 			else
