@@ -174,7 +174,8 @@ static int tree_black_height(const struct data_dso *dso, __u32 n, __u32 parent)
 	      s->parent, parent);
 	if (!s->black)
 		CHECK((!s->left || dso->syms[s->left - 1].black) &&
-		      (!s->right || dso->syms[s->right - 1].black), "red node %u has a red child", n);
+		      (!s->right || dso->syms[s->right - 1].black),
+		      "red node %u has a red child", n);
 	left = tree_black_height(dso, s->left, n);
 	right = tree_black_height(dso, s->right, n);
 	CHECK(left == right && left > 0, "node %u: black heights %d and %d", n, left, right);
@@ -252,7 +253,8 @@ static void check_symbol_tree(void)
 			      (unsigned long long)addr, (unsigned long long)s->start,
 			      (unsigned long long)s->end);
 		else
-			CHECK(!holds, "%#llx: a symbol holds it, none found", (unsigned long long)addr);
+			CHECK(!holds, "%#llx: a symbol holds it, none found",
+			      (unsigned long long)addr);
 	}
 	for (i = 0; i < dso.nr_syms; i++)
 		free(dso.syms[i].name);
