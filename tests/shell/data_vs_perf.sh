@@ -4,13 +4,16 @@
 # bperf data against perf 6.1 on files that `perf record` writes (one and several events, with
 # and without -g, a forked child, threads, -a): `bperf data top -n` lists the functions of
 # `perf report --stdio --sort dso,sym -n --no-children` with the same samples and percentages
-# (for -a, the kernel's and the workload's), C++ functions demangled as perf shows them, foo@plt
-# in a dynamic binary's PLT and [vdso]'s functions from perf's build-id cache,
-# stat.csv has perf report -D's record counts, a binary gone or replaced since the recording
-# leaves its samples as addresses, dump's raw data are perf -D's bytes, kallsyms of another
-# boot (--kallsyms) is moved to the recording's kernel as perf moves it, and a damaged file
+# (for -a, the kernel's and the workload's), C++ functions demangled as perf shows them, one
+# program at two paths on one line, each PLT entry (samples put there by uprobes) named as perf
+# names it and every address of a binary's code resolved as perf script resolves it, a JIT's
+# [JIT] tid N and functions from its /tmp/perf-N.map, [vdso]'s functions from perf's build-id
+# cache, stat.csv has perf report -D's record counts, a binary gone or replaced since the
+# recording leaves its samples as addresses, dump's raw data are perf -D's bytes, kallsyms of
+# another boot (--kallsyms) is moved to the recording's kernel as perf moves it, a damaged file
 # gives a message, the samples before the damage and exit 255 (a file cut short, or never
-# finished by perf record, too; a perf record -z file, whose compressed records are not read).
+# finished by perf record, too; a perf record -z file, whose compressed records are not read),
+# and each record left out or oddity one line and exit 255 (lost samples: perf's warning, 0).
 . "$(dirname "$0")/../lib.sh"
 cd "$REPO_TOP" || exit 1
 require_root
