@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "dso.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +22,8 @@ static void dso_free(struct data_dso *dso)
 	for (i = 0; i < dso->nr_syms; i++)
 		free(dso->syms[i].name);
 	free(dso->syms);
-	free(dso->segs);
+	if (dso->jit)
+		free(dso->short_name);	/* its own "[JIT] tid N", not a part of name */
 	free(dso->name);
 	free(dso);
 }
@@ -37,10 +39,19 @@ void data_dsos_free(struct data_dsos *d)
 	memset(d, 0, sizeof(*d));
 }
 
+static __u64 name_hash(const char *s)
+{
+	__u64 h = 14695981039346656037ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
 struct data_dso *data_dsos_get(struct data_dsos *d, const char *name)
 {
 	struct data_dso *dso;
-	const char *slash;
+	char *slash;
 	size_t i;
 
 	/* binaries are few (they come from mmaps, not samples): a list will do */
@@ -53,7 +64,23 @@ struct data_dso *data_dsos_get(struct data_dsos *d, const char *name)
 	dso->name = xstrdup(name);
 	slash = name[0] == '[' ? NULL : strrchr(dso->name, '/');
 	dso->short_name = slash ? slash + 1 : dso->name;
+	dso->short_hash = name_hash(dso->short_name);
 	d->dsos[d->nr++] = dso;
+	return dso;
+}
+
+struct data_dso *data_dsos_get_jit(struct data_dsos *d, __u32 pid)
+{
+	char name[64];
+	struct data_dso *dso;
+
+	snprintf(name, sizeof(name), "/tmp/perf-%u.map", pid);
+	dso = data_dsos_get(d, name);
+	if (!dso->jit) {
+		dso->jit = true;
+		dso->short_name = xasprintf("[JIT] tid %u", pid);
+		dso->short_hash = name_hash(dso->short_name);
+	}
 	return dso;
 }
 
@@ -120,15 +147,14 @@ static void fixup_ends(struct data_dso *dso)
 	}
 }
 
-void dso_fixup_symbols(struct data_dso *dso, bool kallsyms)
+void dso_fixup_kallsyms(struct data_dso *dso)
 {
 	size_t i, n = 0;
 
 	if (!dso->nr_syms)
 		return;
 	qsort(dso->syms, dso->nr_syms, sizeof(*dso->syms), cmp_symbol);
-	if (kallsyms)
-		fixup_ends(dso);
+	fixup_ends(dso);
 	for (i = 0; i < dso->nr_syms; i++) {
 		struct data_symbol *s = &dso->syms[i];
 
@@ -157,6 +183,8 @@ static void dso_load(struct data_dsos *d, struct data_dso *dso)
 	dso->loaded = true;
 	if (dso == d->kernel)
 		dso_load_kallsyms(d, dso);
+	else if (dso->jit)
+		dso_load_perf_map(d, dso);
 	else if (dso->name[0] == '/' || !strcmp(dso->name, "[vdso]"))
 		dso_load_elf(d, dso);
 }
@@ -166,6 +194,8 @@ const struct data_symbol *data_dso_find(struct data_dsos *d, struct data_dso *ds
 	size_t lo = 0, hi;
 
 	dso_load(d, dso);
+	if (dso->tree)
+		return symtree_find(dso, addr);
 	hi = dso->nr_syms;
 	/* the last symbol starting at or below addr */
 	while (lo < hi) {
@@ -179,18 +209,4 @@ const struct data_symbol *data_dso_find(struct data_dsos *d, struct data_dso *ds
 	if (!lo || addr >= dso->syms[lo - 1].end)
 		return NULL;
 	return &dso->syms[lo - 1];
-}
-
-__u64 data_dso_offset_to_addr(struct data_dsos *d, struct data_dso *dso, __u64 offset)
-{
-	size_t i;
-
-	dso_load(d, dso);
-	for (i = 0; i < dso->nr_segs; i++) {
-		const struct elf_segment *s = &dso->segs[i];
-
-		if (offset >= s->offset && offset - s->offset < s->size)
-			return offset - s->offset + s->vaddr;
-	}
-	return offset;
 }

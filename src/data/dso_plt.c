@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * "foo@plt" functions for a binary's PLT entries, as perf makes them: the stubs have no
+ * "foo@plt" symbols for a binary's PLT entries, as perf 6.1 makes them: the stubs have no
  * symbols, but the i-th PLT relocation (.rela.plt or .rel.plt) names the function the i-th
- * entry jumps to.
+ * entry jumps to. perf 6.1 places entry i at .plt's file offset + the header + i entries, with
+ * the header and the entries sh_entsize long (their ABI's sizes on ARM and SPARC), and gives
+ * them no other fix-up: a sizeless symbol before them (_init), already stretched over the PLT,
+ * overlaps them, and its tree decides which one an address gets (symtree.c).
+ *
+ * With IBT (.plt.sec, ld -z ibtplt and CET distributions) calls go to the second PLT, where
+ * perf 6.1 names nothing; bperf adds "foo@plt" there too, after perf's own.
  */
 #include <errno.h>
 #include <gelf.h>
@@ -13,7 +19,7 @@
 #include "../common.h"
 #include "dso.h"
 
-static Elf_Scn *section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr)
+static Elf_Scn *section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr, size_t *idx)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
@@ -26,8 +32,11 @@ static Elf_Scn *section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr)
 		if (!gelf_getshdr(scn, shdr))
 			continue;
 		n = elf_strptr(elf, shstrndx, shdr->sh_name);
-		if (n && !strcmp(n, name))
+		if (n && !strcmp(n, name)) {
+			if (idx)
+				*idx = elf_ndxscn(scn);
 			return scn;
+		}
 	}
 	return NULL;
 }
@@ -50,82 +59,95 @@ static bool reloc_symbol(Elf_Data *data, bool rela, size_t i, size_t *sym)
 	return true;
 }
 
+/* The header and entry sizes of .plt (shdr) on machine m. */
+static void plt_layout(int m, const GElf_Shdr *shdr, __u64 *header, __u64 *entry)
+{
+	switch (m) {
+	case EM_ARM:
+		*header = 20;
+		*entry = 12;
+		break;
+	case EM_AARCH64:
+		*header = 32;
+		*entry = 16;
+		break;
+	case EM_SPARC:
+		*header = 48;
+		*entry = 12;
+		break;
+	case EM_SPARCV9:
+		*header = 128;
+		*entry = 32;
+		break;
+	default:
+		*header = *entry = shdr->sh_entsize;
+		break;
+	}
+}
+
+struct plt_relocs {
+	Elf_Data *rel, *syms;
+	bool rela;
+	size_t nr;
+	size_t strtab;		/* the dynamic symbols' string table */
+};
+
+/* Adds entry i's "name@plt" for each relocation, first at offset, entry bytes apart. */
+static int add_entries(struct data_dsos *d, Elf *elf, const struct plt_relocs *r,
+		       struct data_dso *dso, __u64 offset, __u64 entry)
+{
+	GElf_Sym sym = { 0 };
+	size_t i, symidx;
+	int added = 0;
+
+	for (i = 0; i < r->nr; i++, offset += entry) {
+		const char *name = NULL;
+		char *demangled;
+
+		/* perf keeps the previous symbol when one cannot be read */
+		if (reloc_symbol(r->rel, r->rela, i, &symidx))
+			gelf_getsym(r->syms, symidx, &sym);
+		name = elf_strptr(elf, r->strtab, sym.st_name);
+		demangled = dso_symbol_name(d, name ? name : "");
+		symtree_add(dso, offset, entry, xasprintf("%s@plt", demangled), 'g');
+		free(demangled);
+		added++;
+	}
+	return added;
+}
+
 int dso_add_plt_symbols(struct data_dsos *d, Elf *elf, struct data_dso *dso)
 {
 	GElf_Shdr rel_sh, plt_sh, sec_sh, dyn_sh;
 	Elf_Scn *rel, *dynsym;
-	Elf_Data *rel_data, *sym_data;
-	__u64 addr, header, entry;
-	size_t i, n, symidx;
+	struct plt_relocs r;
+	size_t dynsym_idx;
+	__u64 header, entry;
 	GElf_Ehdr eh;
-	bool rela;
-	int added = 0;
+	int added;
 
-	rel = section_by_name(elf, ".rela.plt", &rel_sh);
+	dynsym = section_by_name(elf, ".dynsym", &dyn_sh, &dynsym_idx);
+	if (!dynsym || dyn_sh.sh_type != SHT_DYNSYM || !gelf_getehdr(elf, &eh))
+		return -ENOENT;
+	rel = section_by_name(elf, ".rela.plt", &rel_sh, NULL);
 	if (!rel)
-		rel = section_by_name(elf, ".rel.plt", &rel_sh);
-	if (!rel || !rel_sh.sh_entsize || !gelf_getehdr(elf, &eh))
-		return -ENOENT;
+		rel = section_by_name(elf, ".rel.plt", &rel_sh, NULL);
 	/* the relocations must name .dynsym's symbols */
-	dynsym = elf_getscn(elf, rel_sh.sh_link);
-	if (!dynsym || !gelf_getshdr(dynsym, &dyn_sh) || dyn_sh.sh_type != SHT_DYNSYM)
+	if (!rel || !rel_sh.sh_entsize || rel_sh.sh_link != dynsym_idx ||
+	    (rel_sh.sh_type != SHT_RELA && rel_sh.sh_type != SHT_REL))
 		return -ENOENT;
-	if (!section_by_name(elf, ".plt", &plt_sh))
+	if (!section_by_name(elf, ".plt", &plt_sh, NULL))
 		return -ENOENT;
-	rela = rel_sh.sh_type == SHT_RELA;
-	rel_data = elf_getdata(rel, NULL);
-	sym_data = elf_getdata(dynsym, NULL);
-	if (!rel_data || !sym_data)
+	r.rel = elf_getdata(rel, NULL);
+	r.syms = elf_getdata(dynsym, NULL);
+	r.rela = rel_sh.sh_type == SHT_RELA;
+	r.nr = rel_sh.sh_size / rel_sh.sh_entsize;
+	r.strtab = dyn_sh.sh_link;
+	if (!r.rel || !r.syms)
 		return -EINVAL;
-
-	/* with IBT (.plt.sec) calls go to the second PLT, one entry per function, no header */
-	if (section_by_name(elf, ".plt.sec", &sec_sh) && sec_sh.sh_entsize) {
-		addr = sec_sh.sh_addr;
-		header = 0;
-		entry = sec_sh.sh_entsize;
-	} else {
-		addr = plt_sh.sh_addr;
-		/* headers and entries differ in size there: their ABIs' sizes, not sh_entsize */
-		switch (eh.e_machine) {
-		case EM_ARM:
-			header = 20;
-			entry = 12;
-			break;
-		case EM_AARCH64:
-			header = 32;
-			entry = 16;
-			break;
-		default:
-			header = entry = plt_sh.sh_entsize;
-			break;
-		}
-	}
-	if (!entry)
-		return -ENOENT;
-	addr += header;
-
-	n = rel_sh.sh_size / rel_sh.sh_entsize;
-	dso->syms = xrealloc(dso->syms, (dso->nr_syms + n + 1) * sizeof(*dso->syms));
-	for (i = 0; i < n; i++, addr += entry) {
-		struct data_symbol *s;
-		const char *name;
-		char *demangled;
-		GElf_Sym sym;
-
-		if (!reloc_symbol(rel_data, rela, i, &symidx) ||
-		    !gelf_getsym(sym_data, symidx, &sym))
-			continue;
-		name = elf_strptr(elf, dyn_sh.sh_link, sym.st_name);
-		s = &dso->syms[dso->nr_syms];
-		memset(s, 0, sizeof(*s));
-		s->start = addr;
-		s->end = addr + entry;
-		demangled = dso_symbol_name(d, name ? name : "");
-		s->name = xasprintf("%s@plt", demangled);
-		free(demangled);
-		s->seq = dso->nr_syms++;
-		s->binding = 'g';
-		added++;
-	}
+	plt_layout(eh.e_machine, &plt_sh, &header, &entry);
+	added = add_entries(d, elf, &r, dso, plt_sh.sh_offset + header, entry);
+	if (section_by_name(elf, ".plt.sec", &sec_sh, NULL) && sec_sh.sh_entsize)
+		added += add_entries(d, elf, &r, dso, sec_sh.sh_offset, sec_sh.sh_entsize);
 	return added;
 }

@@ -27,19 +27,33 @@ void data_hists_free(struct data_hists *h)
 	memset(h, 0, sizeof(*h));
 }
 
+/*
+ * perf's dso,sym sort keys: binaries by the name shown (two builds of one program, or one path
+ * mapped by two processes, are one line), functions by their start, else the address.
+ */
 static size_t key_hash(int attr_idx, const struct data_location *loc)
 {
-	__u64 k = (__u64)(uintptr_t)loc->dso * 31 + (loc->sym ? (uintptr_t)loc->sym : loc->addr);
+	__u64 k = (loc->dso ? loc->dso->short_hash : 0) * 31 +
+		  (loc->sym ? loc->sym->start : loc->addr) + !!loc->sym;
 
 	k = (k ^ (k >> 29) ^ (__u64)attr_idx * 0x9e3779b97f4a7c15ull ^ loc->level) *
 	    0xbf58476d1ce4e5b9ull;
 	return k ^ (k >> 32);
 }
 
+static bool same_dso(const struct data_dso *a, const struct data_dso *b)
+{
+	if (a == b)
+		return true;
+	return a && b && a->short_hash == b->short_hash && !strcmp(a->short_name, b->short_name);
+}
+
 static bool same_key(const struct hist_entry *e, int attr_idx, const struct data_location *loc)
 {
-	return e->attr_idx == attr_idx && e->loc.dso == loc->dso && e->loc.sym == loc->sym &&
-	       e->loc.level == loc->level && (loc->sym || e->loc.addr == loc->addr);
+	if (e->attr_idx != attr_idx || e->loc.level != loc->level ||
+	    !same_dso(e->loc.dso, loc->dso) || !e->loc.sym != !loc->sym)
+		return false;
+	return loc->sym ? e->loc.sym->start == loc->sym->start : e->loc.addr == loc->addr;
 }
 
 static void rehash(struct data_hists *h)

@@ -90,6 +90,6 @@ int dso_load_kallsyms(struct data_dsos *d, struct data_dso *kernel)
 		return -EPERM;
 	}
 	relocate_kernel(kernel, d->kernel_text, text);
-	dso_fixup_symbols(kernel, true);
+	dso_fixup_kallsyms(kernel);
 	return 0;
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "../common.h"
 #include "sample.h"
@@ -187,35 +188,52 @@ static void maps_punch(struct data_process *p, __u64 start, __u64 end)
 	}
 }
 
-void data_machine_mmap(struct data_machine *m, __u32 pid, __u64 start, __u64 len, __u64 pgoff,
-		       const char *filename, const unsigned char *build_id, size_t build_id_size)
+/*
+ * Memory without a file: perf keeps the ip as the address there, and when it is executable
+ * (a JIT's code) names it after the JIT's /tmp/perf-PID.map.
+ */
+static bool is_anon(const char *name, __u32 flags)
+{
+	return !strcmp(name, "//anon") || !strncmp(name, "/dev/zero", 9) ||
+	       !strncmp(name, "/anon_hugepage", 14) || flags & MAP_HUGETLB ||
+	       !strncmp(name, "[stack", 6) || !strncmp(name, "/SYSV", 5) ||
+	       !strcmp(name, "[heap]");
+}
+
+void data_machine_mmap(struct data_machine *m, const struct data_mmap *mm)
 {
 	struct data_process *p;
 	struct data_dso *dso;
+	bool anon;
 	size_t i;
 
 	/*
 	 * The kernel's and its modules' (pid -1): kallsyms places kernel samples, moved by how far
 	 * the kernel's _text (the kernel map's pgoff, as perf writes it) lay elsewhere then.
 	 */
-	if (pid == (__u32)-1) {
-		if (!strncmp(filename, "[kernel.kallsyms]", 17))
-			m->dsos.kernel_text = pgoff;
+	if (mm->pid == (__u32)-1) {
+		if (!strncmp(mm->filename, "[kernel.kallsyms]", 17))
+			m->dsos.kernel_text = mm->pgoff;
 		return;
 	}
-	if (!len || start + len < start)
+	if (!mm->len || mm->start + mm->len < mm->start)
 		return;
-	p = data_machine_process(m, pid);
-	dso = data_dsos_get(&m->dsos, filename);
-	if (build_id_size && !dso->build_id_size)
-		data_dso_set_build_id(dso, build_id, build_id_size);
-	maps_punch(p, start, start + len);
+	p = data_machine_process(m, mm->pid);
+	anon = is_anon(mm->filename, mm->flags);
+	/* perf's threads of pid 0 have no namespace to find a map file in */
+	if (anon && mm->prot & PROT_EXEC && mm->pid)
+		dso = data_dsos_get_jit(&m->dsos, mm->pid);
+	else
+		dso = data_dsos_get(&m->dsos, mm->filename);
+	if (mm->build_id_size && !dso->build_id_size)
+		data_dso_set_build_id(dso, mm->build_id, mm->build_id_size);
+	maps_punch(p, mm->start, mm->start + mm->len);
 	maps_reserve(p, 1);
-	for (i = 0; i < p->nr_maps && p->maps[i].start < start; i++)
+	for (i = 0; i < p->nr_maps && p->maps[i].start < mm->start; i++)
 		;
 	memmove(p->maps + i + 1, p->maps + i, (p->nr_maps - i) * sizeof(*p->maps));
-	p->maps[i] = (struct data_map){ .start = start, .end = start + len, .pgoff = pgoff,
-					.dso = dso };
+	p->maps[i] = (struct data_map){ .start = mm->start, .end = mm->start + mm->len,
+					.pgoff = mm->pgoff, .dso = dso, .identity = anon };
 	p->nr_maps++;
 }
 
@@ -232,14 +250,6 @@ static const struct data_map *find_map(const struct data_process *p, __u64 ip)
 			hi = mid;
 	}
 	return lo && ip < p->maps[lo - 1].end ? &p->maps[lo - 1] : NULL;
-}
-
-/* Anonymous memory: perf keeps the ip as it is there. */
-static bool is_anon(const char *name)
-{
-	return !strncmp(name, "//anon", 6) || !strcmp(name, "[heap]") ||
-	       !strncmp(name, "[stack", 6) || !strncmp(name, "/dev/zero", 9) ||
-	       !strncmp(name, "/anon_hugepage", 14) || !strncmp(name, "/SYSV", 5);
 }
 
 static char level_of(unsigned int cpumode)
@@ -278,13 +288,15 @@ void data_machine_resolve(struct data_machine *m, __u32 pid, unsigned int cpumod
 	if (!map)
 		return;
 	loc->dso = map->dso;
-	if (is_anon(map->dso->name))
+	if (map->identity) {
+		if (map->dso->jit)
+			loc->sym = data_dso_find(&m->dsos, map->dso, ip);
 		return;
+	}
 	offset = ip - map->start + map->pgoff;
 	loc->addr = offset;
 	/* [vdso]: its image is in perf's build-id cache */
 	if (map->dso->name[0] != '/' && strcmp(map->dso->name, "[vdso]"))
 		return;
-	loc->sym = data_dso_find(&m->dsos, map->dso,
-				 data_dso_offset_to_addr(&m->dsos, map->dso, offset));
+	loc->sym = data_dso_find(&m->dsos, map->dso, offset);
 }

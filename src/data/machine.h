@@ -13,6 +13,7 @@
 struct data_map {
 	__u64 start, end, pgoff;
 	struct data_dso *dso;
+	bool identity;		/* memory without a file: the ip is the address, as in perf */
 };
 
 struct data_process {
@@ -53,8 +54,9 @@ struct data_process *data_machine_process(struct data_machine *m, __u32 pid);
 void data_machine_fork(struct data_machine *m, __u32 pid, __u32 ppid, __u32 tid, __u64 time);
 void data_machine_exit(struct data_machine *m, __u32 pid, __u32 tid, __u64 time);
 void data_machine_comm(struct data_machine *m, __u32 pid, __u32 tid, const char *comm);
-void data_machine_mmap(struct data_machine *m, __u32 pid, __u64 start, __u64 len, __u64 pgoff,
-		       const char *filename, const unsigned char *build_id, size_t build_id_size);
+/* An MMAP or MMAP2 record (sample.h's struct data_mmap). */
+struct data_mmap;
+void data_machine_mmap(struct data_machine *m, const struct data_mmap *mm);
 void data_machine_resolve(struct data_machine *m, __u32 pid, unsigned int cpumode, __u64 ip,
 			  struct data_location *loc);
 /* Counts tid (once) as a thread of its process. */

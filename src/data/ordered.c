@@ -91,8 +91,10 @@ int ordered_queue_push(struct ordered_queue *q, const struct data_record *rec, _
 	size_t half;
 	int ret = 0;
 
-	if (q->seq && time < q->last_delivered)
+	if (q->seq && time < q->last_delivered) {
+		q->nr_unordered += !!time;
 		return q->deliver(q->ctx, rec, time);
+	}
 	e = xzalloc(sizeof(*e) + rec->header.size);
 	e->time = time;
 	e->seq = q->seq++;

@@ -4,7 +4,8 @@
  * queued by time and delivered at each FINISHED_ROUND up to the newest time seen before the
  * previous round (perf record writes a round once every CPU's buffer has been drained, so
  * nothing older can follow), and the oldest half is delivered whenever the queue outgrows its
- * byte limit. A record older than what has been delivered goes out at once.
+ * byte limit. A record older than what has been delivered goes out at once, and is counted
+ * (perf's "out of order events").
  */
 #ifndef BPERF_DATA_ORDERED_H
 #define BPERF_DATA_ORDERED_H
@@ -28,6 +29,7 @@ struct ordered_queue {
 	__u64 max_time;		/* newest time queued */
 	__u64 next_flush;	/* what the next round may deliver up to */
 	__u64 last_delivered;
+	__u64 nr_unordered;	/* records older than the last delivered (time 0 aside, as perf) */
 	ordered_deliver_fn deliver;
 	void *ctx;
 };

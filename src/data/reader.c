@@ -264,13 +264,15 @@ static int read_header(struct perf_data_reader *r)
 	if (r->stream)
 		return data_error(r, 8, "header size %llu: stdin must carry perf's pipe format "
 				  "(stat record -o -)", (unsigned long long)h->size);
+	/* perf's header, or an older perf's without the feature bits (they stay zero) */
+	if (h->size != sizeof(*h) && h->size != offsetof(struct perf_file_header, features))
+		return data_error(r, 8, "header size %llu: incompatible file format (perf.data "
+				  "headers have %zu bytes, or %zu before feature bits)",
+				  (unsigned long long)h->size, sizeof(*h),
+				  offsetof(struct perf_file_header, features));
 	if (h->size > r->file_size)
 		return data_error(r, 8, "header of %llu bytes, but the file has only %llu",
 				  (unsigned long long)h->size, (unsigned long long)r->file_size);
-	if (h->size < sizeof(*h) - sizeof(h->features) + 8)
-		return data_error(r, 8, "header size %llu is not plausible",
-				  (unsigned long long)h->size);
-	/* an older perf's header may be shorter: the missing feature words stay zero */
 	err = data_reader_pread(r, 0, h, h->size < sizeof(*h) ? h->size : sizeof(*h));
 	if (err)
 		return err;

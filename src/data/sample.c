@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "../common.h"
 
@@ -461,6 +462,8 @@ int data_decode_mmap(struct perf_data_reader *r, const struct data_record *rec,
 		}
 		memcpy(&m->prot, p + 64, 4);
 		memcpy(&m->flags, p + 68, 4);
+	} else if (!(rec->header.misc & REC_MISC_MMAP_DATA)) {
+		m->prot = PROT_EXEC;	/* perf's reading of an MMAP: code unless marked data */
 	}
 	m->filename = record_string(rec, fixed);
 	if (!m->filename)

@@ -38,6 +38,7 @@ enum perf_sample_record_type {
 #define REC_MISC_GUEST_KERNEL 4
 #define REC_MISC_GUEST_USER 5
 #define REC_MISC_COMM_EXEC (1 << 13)
+#define REC_MISC_MMAP_DATA (1 << 13)
 #define REC_MISC_MMAP_BUILD_ID (1 << 14)
 
 /* perf's name of a record type ("SAMPLE", "MMAP2", ...), NULL if unknown. */
@@ -103,7 +104,7 @@ struct data_mmap {
 	const char *filename;
 	const unsigned char *build_id;	/* MMAP2 with a build id, else NULL */
 	__u32 build_id_size;
-	__u32 prot, flags;
+	__u32 prot, flags;	/* MMAP: PROT_EXEC unless its misc marks data */
 };
 
 struct data_comm {

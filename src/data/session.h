@@ -34,6 +34,9 @@ struct data_session {
 	__u64 *attr_samples;		/* samples per attr */
 	char **attr_names;		/* names made from the attrs when the file has none */
 	int bad_records;		/* skipped after a message */
+	bool damaged;			/* a feature section was, after a message */
+	__u64 lost_chunks;		/* LOST records: the kernel's buffer overflowed */
+	__u64 lost_samples;		/* what LOST_SAMPLES records say */
 	bool resolve;			/* attribute samples to binaries and functions */
 	size_t queue_max_bytes;		/* the ordered queue's bound, 0 for the default */
 	const struct data_session_ops *ops;
@@ -59,8 +62,10 @@ int data_build_id_next(const struct perf_data_reader *r, const struct feat_curso
 /* 0 or -errno (message printed). */
 int data_session_open(struct data_session *s, const char *path);
 /*
- * Reads the whole file. 0, or -EINVAL when the file is damaged: what came before the damage
- * has been delivered, so the caller may still show partial results.
+ * Reads the whole file. 0, or -EINVAL when the file is damaged or odd: what came before the
+ * damage has been delivered, so the caller may still show partial results. Each skipped
+ * record or oddity has had its line on stderr (the first MAX_RECORD_MESSAGES records, then a
+ * count); samples the recording lost are reported as perf reports them, and are no damage.
  */
 int data_session_run(struct data_session *s);
 void data_session_close(struct data_session *s);

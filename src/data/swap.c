@@ -6,11 +6,13 @@
 
 /* perf_event.h's numbers of the sample-file records whose fixed part is converted here */
 enum {
+	REC_LOST_TYPE = 2,
 	REC_COMM_TYPE = 3,
 	REC_EXIT_TYPE = 4,
 	REC_FORK_TYPE = 7,
 	REC_SAMPLE_TYPE = 9,
 	REC_MMAP2_TYPE = 10,
+	REC_LOST_SAMPLES_TYPE = 13,
 };
 
 static void swap_u16s(void *p, size_t n)
@@ -206,6 +208,15 @@ void swap_rec_body(__u32 type, void *rec, size_t size, bool from_file)
 	case REC_COMM_TYPE:
 		if (len >= 8)
 			swap_u32s(p, 2);
+		break;
+	case REC_LOST_TYPE:
+		/* the event id and how many were lost */
+		if (len >= 16)
+			swap_u64s(p, 2);
+		break;
+	case REC_LOST_SAMPLES_TYPE:
+		if (len >= 8)
+			swap_u64s(p, 1);
 		break;
 	case REC_FORK_TYPE:
 	case REC_EXIT_TYPE:

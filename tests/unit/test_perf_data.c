@@ -3,7 +3,8 @@
  * The perf.data writer and reader together: a file written in either byte order and with
  * attrs bigger than bperf's reads back field for field (header, attrs, ids, every record,
  * command line and event names); the report of a swapped file is the native one's; broken
- * files give exit code 255, never a crash.
+ * files give exit code 255, never a crash. And bperf data's model of perf's symbol tree keeps
+ * a red-black tree's rules through perf's insertions and duplicate removals.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "data/dso.h"
 #include "data/env.h"
 #include "data/reader.h"
 #include "data/writer.h"
@@ -165,6 +167,109 @@ static void check_broken(const char *good, const char *bad)
 	fclose(ro.out.out);
 }
 
+#define TREE "symbol tree"
+
+/* Checks the subtree at n (index + 1): links, colours; returns its black height, -1 if bad. */
+static int tree_black_height(const struct data_dso *dso, __u32 n, __u32 parent)
+{
+	const struct data_symbol *s;
+	int left, right;
+
+	if (!n)
+		return 1;
+	s = &dso->syms[n - 1];
+	CHECK_MSG(TREE, !s->erased && s->parent == parent, "node %u: erased or parent %u, not %u",
+		  n, s->parent, parent);
+	if (!s->black)
+		CHECK_MSG(TREE, (!s->left || dso->syms[s->left - 1].black) &&
+			  (!s->right || dso->syms[s->right - 1].black),
+			  "red node %u has a red child", n);
+	left = tree_black_height(dso, s->left, n);
+	right = tree_black_height(dso, s->right, n);
+	CHECK_MSG(TREE, left == right && left > 0, "node %u: black heights %d and %d", n, left,
+		  right);
+	return left == right && left > 0 ? left + s->black : -1;
+}
+
+/* The starts in order, into starts[]; how many. */
+static size_t tree_in_order(const struct data_dso *dso, __u32 n, __u64 *starts, size_t at)
+{
+	if (!n)
+		return at;
+	at = tree_in_order(dso, dso->syms[n - 1].left, starts, at);
+	starts[at++] = dso->syms[n - 1].start;
+	return tree_in_order(dso, dso->syms[n - 1].right, starts, at);
+}
+
+static void check_tree(const struct data_dso *dso, size_t live, bool unique)
+{
+	__u64 *starts = calloc(dso->nr_syms + 1, sizeof(*starts));
+	size_t n, i;
+
+	CHECK_MSG(TREE, !dso->root || dso->syms[dso->root - 1].black, "red root");
+	tree_black_height(dso, dso->root, 0);
+	n = tree_in_order(dso, dso->root, starts, 0);
+	CHECK_MSG(TREE, n == live, "%zu symbols in the tree, %zu expected", n, live);
+	for (i = 1; i < n; i++)
+		CHECK_MSG(TREE, unique ? starts[i - 1] < starts[i] : starts[i - 1] <= starts[i],
+			  "in order: %#llx before %#llx", (unsigned long long)starts[i - 1],
+			  (unsigned long long)starts[i]);
+	free(starts);
+}
+
+/*
+ * Thousands of symbols, many at one address, some sizeless, into the tree as perf inserts
+ * them; perf's end fix-up and duplicate removal (a thousand deletions and more); the tree
+ * stays a red-black tree in order, and each lookup gives a symbol holding the address (or a
+ * sizeless one at it), or NULL where none does (sizes below the spacing: nothing overlaps).
+ */
+static void check_symbol_tree(void)
+{
+	struct data_dso dso = { .tree = true };
+	size_t i, n = 3000, live = 0, erased = 0;
+	unsigned int seed = 1;
+	__u64 addr;
+
+	for (i = 0; i < n; i++) {
+		__u64 start = (rand_r(&seed) % 600) * 16, size = rand_r(&seed) % 4 ? 8 : 0;
+		char name[32];
+
+		snprintf(name, sizeof(name), "%s%zu", i % 3 ? "f" : "__g", i);
+		symtree_add(&dso, start, size, strdup(name), "lgw"[i % 3]);
+		if (i % 500 == 499)
+			check_tree(&dso, i + 1, false);
+	}
+	symtree_fixup_end(&dso);
+	symtree_fixup_duplicate(&dso);
+	for (i = 0; i < dso.nr_syms; i++)
+		erased += dso.syms[i].erased;
+	live = dso.nr_syms - erased;
+	CHECK_MSG(TREE, erased > 0, "no duplicates removed");
+	check_tree(&dso, live, true);
+	for (addr = 0; addr < 600 * 16 + 8192; addr += 3) {
+		const struct data_symbol *s = symtree_find(&dso, addr);
+		bool holds = false;
+
+		for (i = 0; i < dso.nr_syms && !holds; i++) {
+			const struct data_symbol *t = &dso.syms[i];
+
+			holds = !t->erased && t->start <= addr &&
+				(addr < t->end || (addr == t->start && t->end == t->start));
+		}
+		if (s)
+			CHECK_MSG(TREE, !s->erased && s->start <= addr &&
+				  (addr < s->end || addr == s->start),
+				  "%#llx: found [%#llx, %#llx)", (unsigned long long)addr,
+				  (unsigned long long)s->start, (unsigned long long)s->end);
+		else
+			CHECK_MSG(TREE, !holds, "%#llx: a symbol holds it, none found",
+				  (unsigned long long)addr);
+	}
+	for (i = 0; i < dso.nr_syms; i++)
+		free(dso.syms[i].name);
+	free(dso.syms);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/test_perf_data.XXXXXX";
@@ -195,6 +300,7 @@ int main(void)
 	free(b);
 	/* the errors of broken files are expected: one line each on stderr */
 	check_broken(native, bad);
+	check_symbol_tree();
 	unlink(native);
 	unlink(swapped);
 	unlink(big);
