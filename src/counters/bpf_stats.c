@@ -92,13 +92,14 @@ static int stats_read(struct counter *c)
 	struct stats_priv *p = c->priv;
 	struct raw_count *r;
 	__u64 now = 0;
+	int err;
 
 	if (!p)
 		return 0;
 	memset(c->counts, 0, c->nr_cpus * c->nr_threads * sizeof(*c->counts));
-	c->read_failed = p->enabled_at && read_stat(c, &now);
-	if (c->read_failed)
-		return 0;
+	err = p->enabled_at ? read_stat(c, &now) : 0;
+	if (err)
+		return err;
 	r = counter_count(c, 0, c->evsel->bpf_prog_idx);
 	r->val = p->total + (p->enabled_at ? now - p->base : 0);
 	r->ena = r->run = p->enabled_ns + (p->enabled_at ? now_ns() - p->enabled_at : 0);

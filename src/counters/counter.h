@@ -46,10 +46,20 @@ struct counter_ops {
 	 * already printed why it cannot go on.
 	 */
 	int (*open_cpu)(struct counter *c, struct open_ctx *ctx, int cpu_idx);
+	/*
+	 * The other ops return 0 or -errno, and print nothing unless they return -ECANCELED (said
+	 * already): the session names the event and the error, perf's bpf_counter_ops' contract.
+	 */
 	int (*enable)(struct counter *c);
 	int (*disable)(struct counter *c);
-	/* Fills c->counts with cumulative values. */
+	/*
+	 * Fills c->counts with cumulative values. A backend reads what it can and returns the
+	 * first error; the session then marks the counter read_failed (<not counted>, as perf
+	 * prints a counter any of whose reads failed) and zeroes its counts.
+	 */
 	int (*read)(struct counter *c);
+	/* --filter: hands the filter to every fd of the event; NULL where there is none. */
+	int (*set_filter)(struct counter *c, const char *filter);
 	void (*close)(struct counter *c);
 };
 
@@ -57,6 +67,9 @@ struct counter {
 	struct evsel *evsel;
 	const struct counter_ops *ops;
 	struct counter *leader;	 /* group leader (itself when alone) */
+	/* a group leader's counters in group order, members[0] being itself; NULL when alone */
+	struct counter **members;
+	int member_idx;		 /* place in its group: 0 for a leader or a lone event */
 	void *priv;		 /* the backend's state */
 	int nr_cpus;
 	int nr_threads;		 /* with -b: the target programs */

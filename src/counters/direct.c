@@ -241,19 +241,28 @@ static int read_one(const struct counter *c, int fd, __u64 id, struct raw_count 
 static int direct_read(struct counter *c)
 {
 	struct direct_priv *p = priv_of(c);
-	int i, n = c->nr_cpus * c->nr_threads;
+	int i, n = c->nr_cpus * c->nr_threads, err, first_err = 0;
 
 	if (!p)
 		return 0;
-	c->read_failed = false;
 	for (i = 0; i < n; i++) {
 		if (p->fds[i] < 0)
 			continue;
-		if (read_one(c, p->fds[i], p->ids[i], &c->counts[i])) {
-			memset(&c->counts[i], 0, sizeof(c->counts[i]));
-			c->read_failed = true;
-		}
+		err = read_one(c, p->fds[i], p->ids[i], &c->counts[i]);
+		if (err && !first_err)
+			first_err = err;
 	}
+	return first_err;
+}
+
+static int direct_set_filter(struct counter *c, const char *filter)
+{
+	struct direct_priv *p = priv_of(c);
+	int i, n = c->nr_cpus * c->nr_threads;
+
+	for (i = 0; p && i < n; i++)
+		if (p->fds[i] >= 0 && ioctl(p->fds[i], PERF_EVENT_IOC_SET_FILTER, filter) < 0)
+			return -errno;
 	return 0;
 }
 
@@ -278,5 +287,6 @@ const struct counter_ops direct_counter_ops = {
 	.enable = direct_enable,
 	.disable = direct_disable,
 	.read = direct_read,
+	.set_filter = direct_set_filter,
 	.close = direct_close,
 };

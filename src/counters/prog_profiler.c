@@ -39,15 +39,15 @@ struct profiler_priv {
 	__u64 enabled_at;		/* start of the current enabled period, 0 when disabled */
 };
 
-static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list args)
-{
-	return 0;
-}
-
 /* Refusals of the kernel, as opposed to errors about a program or of ours. */
 static bool is_trampoline_refusal(int err)
 {
 	return err == EPERM || err == EOPNOTSUPP || err == KERNEL_ENOTSUPP || err == ENOTSUP;
+}
+
+static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	return 0;
 }
 
 /* Opens, configures and loads one skeleton on target; libbpf's own messages are not shown. */
@@ -220,7 +220,7 @@ static int profiler_enable(struct counter *c)
 			pr_err("Failed to attach the BPF profiler of %s: %s", c->evsel->name,
 			       strerror(-err));
 			profiler_disable(c);
-			return err;
+			return -ECANCELED;
 		}
 	}
 	return 0;
@@ -265,18 +265,18 @@ static int profiler_read(struct counter *c)
 	struct profiler_priv *p = priv_of(c);
 	__u64 wall_ns;
 	__u32 zero = 0;
-	int i, cpu;
+	int i, cpu, err = 0;
 
 	if (!p)
 		return 0;
 	wall_ns = p->enabled_ns + (p->enabled_at ? now_ns() - p->enabled_at : 0);
-	c->read_failed = false;
 	memset(c->counts, 0, c->nr_cpus * c->nr_threads * sizeof(*c->counts));
 	for (i = 0; i < c->nr_threads; i++) {
 		if (!p->skels[i])
 			continue;
 		if (bpf_map_lookup_elem(bpf_map__fd(p->skels[i]->maps.totals), &zero, p->buf)) {
-			c->read_failed = true;
+			if (!err)
+				err = -errno;
 			continue;
 		}
 		for (cpu = 0; cpu < p->nr_possible; cpu++) {
@@ -287,7 +287,7 @@ static int profiler_read(struct counter *c)
 					   p->count_event, wall_ns);
 		}
 	}
-	return 0;
+	return err;
 }
 
 static void profiler_close(struct counter *c)

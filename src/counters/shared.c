@@ -59,12 +59,6 @@ static int build_spec(const struct counter *c, const struct open_ctx *ctx,
 	return 0;
 }
 
-/* A group member's place in its group: members follow their leader in the evlist. */
-static int member_index(const struct counter *c)
-{
-	return c->evsel->idx - c->evsel->leader_idx;
-}
-
 /*
  * A group's attr map key: its leader's attr marked in a field the kernel requires to be zero,
  * with a hash of every member in sig_data. No perf_event_open attr can equal it, so upstream
@@ -100,7 +94,7 @@ static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	if (nr > LEADER_MAX_MEMBERS)
 		return -E2BIG;
 	for (m = 0; m < nr; m++)
-		attrs[m] = c[m].evsel->parsed_attr;
+		attrs[m] = (c->members ? c->members[m] : c)->evsel->parsed_attr;
 	key = attrs[0];
 	if (nr > 1)
 		group_key(attrs, nr, &key);
@@ -233,9 +227,9 @@ static int shared_read(struct counter *c)
 		return 0;
 	err = leader_sync(&p->leader);
 	if (!err && p->filter == FILTER_CPU)
-		err = read_cpu_counts(p, member_index(c));
+		err = read_cpu_counts(p, c->member_idx);
 	else if (!err)
-		err = leader_read(&p->leader, p->slot, member_index(c), p->buf);
+		err = leader_read(&p->leader, p->slot, c->member_idx, p->buf);
 	if (err)
 		return err;
 	memset(c->counts, 0, c->nr_cpus * c->nr_threads * sizeof(*c->counts));

@@ -428,16 +428,17 @@ static void collect_run(struct stat_run *r, int run_idx, double elapsed_ns)
 
 /*
  * -D: "Events disabled", then after delay_ms (never for -1) the enable; as in perf, a workload
- * that exits meanwhile ends the wait. Returns the new t0.
+ * that exits meanwhile ends the wait. Returns 0 and the new *t0, or the enable's error.
  */
-static __u64 enable_after_delay(struct stat_run *r, int delay_ms)
+static int enable_after_delay(struct stat_run *r, int delay_ms, __u64 *t0)
 {
 	__u64 end = now_ns() + (__u64)(delay_ms > 0 ? delay_ms : 0) * 1000000ull, now;
 	sigset_t chld;
 
 	pr_err("%s", EVENTS_DISABLED_MSG);
+	*t0 = now_ns();
 	if (delay_ms < 0)
-		return now_ns();
+		return 0;
 	/* other signals stay pending for wait_for_end() */
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
@@ -448,9 +449,11 @@ static __u64 enable_after_delay(struct stat_run *r, int delay_ms)
 			break;
 		sigtimedwait(&chld, NULL, &left);
 	}
-	session_enable(&r->session);
+	if (session_enable(&r->session))
+		return -EIO;
 	pr_err("%s", EVENTS_ENABLED_MSG);
-	return now_ns();
+	*t0 = now_ns();
+	return 0;
 }
 
 /*
@@ -519,8 +522,12 @@ static int run_once(struct stat_run *r, int run_idx)
 	 * on bperf's CPU can run ahead of the enable and lose counts in -a/-C mode.
 	 */
 	t0 = now_ns();
-	if (!s->target.forked && !o->delay_ms)
-		session_enable(s);
+	if (!s->target.forked && !o->delay_ms && session_enable(s)) {
+		/* as perf: a run whose counters cannot be enabled fails (each one said) */
+		if (r->have_workload)
+			workload_kill(&r->workload, SIGKILL);
+		return RUN_FAILED;
+	}
 	if (r->have_workload) {
 		err = workload_start(&r->workload);
 		if (err) {
@@ -529,8 +536,13 @@ static int run_once(struct stat_run *r, int run_idx)
 		}
 	}
 	/* as in perf, the elapsed time and -I stamps count from the enable */
-	if (o->delay_ms)
-		t0 = enable_after_delay(r, o->delay_ms);
+	if (o->delay_ms && enable_after_delay(r, o->delay_ms, &t0)) {
+		if (r->have_workload) {
+			workload_kill(&r->workload, SIGKILL);
+			workload_wait(&r->workload, true);
+		}
+		return RUN_FAILED;
+	}
 	/* -I prints before collect_run(): the aggregates must exist by then. */
 	if (!r->aggr)
 		build_aggr(r);
@@ -551,6 +563,7 @@ static int run_once(struct stat_run *r, int run_idx)
 			return RUN_FAILED;
 		}
 	}
+	/* a counter that fails to stop is said, and read all the same */
 	session_disable(s);
 	if (r->have_workload) {
 		workload_kill(&r->workload, SIGTERM);

@@ -6,17 +6,6 @@
 
 #include "../common.h"
 
-/* One counter on or off; the group member's fds follow their leader in the kernel anyway. */
-static void counter_switch(struct counter *c, bool enable)
-{
-	if (!c->supported || c->evsel->tool)
-		return;
-	if (enable)
-		c->ops->enable(c);
-	else
-		c->ops->disable(c);
-}
-
 /* "enable", "enable NAME" (arg points past the tag); anything else after the tag is wrong. */
 static void cmd_switch(struct stat_session *s, const char *arg, bool enable)
 {

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 
 #include "../common.h"
 #include "../counters/bpf_prog_targets.h"
@@ -196,6 +195,31 @@ static const struct counter_ops *choose_backend(const struct stat_session *s,
 	return &direct_counter_ops;
 }
 
+/*
+ * A group leader's members[]: its counters in evlist order, itself first, so that backends find
+ * a group's members without assuming they stand together in the session's array.
+ */
+static void group_add(struct counter *c)
+{
+	struct counter *l = c->leader;
+	int m, nr = l->evsel->nr_members;
+
+	if (nr < 2)
+		return;
+	if (!l->members) {
+		l->members = xzalloc(nr * sizeof(*l->members));
+		l->members[0] = l;
+	}
+	if (c == l)
+		return;
+	for (m = 1; m < nr && l->members[m]; m++)
+		;
+	if (m < nr) {
+		l->members[m] = c;
+		c->member_idx = m;
+	}
+}
+
 static void counters_alloc(struct stat_session *s)
 {
 	int i;
@@ -217,29 +241,29 @@ static void counters_alloc(struct stat_session *s)
 		c->supported = true;
 		s->supported[i] = true;
 	}
+	for (i = 0; i < s->evlist->nr; i++)
+		group_add(&s->counters[i]);
 }
 
-/* --filter: set on every fd of the event once all are open, as perf does before enabling. */
+/*
+ * --filter: set on every fd of the event once all are open, as perf does before enabling (an
+ * event with a filter is counted directly: choose_backend()).
+ */
 static int apply_filters(struct stat_session *s)
 {
-	int i, cpu, t;
+	int i, err;
 
 	for (i = 0; i < s->evlist->nr; i++) {
 		struct counter *c = &s->counters[i];
 
-		if (!c->evsel->filter || !c->supported || c->ops != &direct_counter_ops)
+		if (!c->evsel->filter || !c->supported)
 			continue;
-		for (cpu = 0; cpu < c->nr_cpus; cpu++) {
-			for (t = 0; t < c->nr_threads; t++) {
-				int fd = direct_counter_fd(c, cpu, t);
-
-				if (fd < 0 || !ioctl(fd, PERF_EVENT_IOC_SET_FILTER, c->evsel->filter))
-					continue;
-				pr_err("failed to set filter \"%s\" on event %s with %d (%s)",
-				       c->evsel->filter, c->evsel->name, errno, strerror(errno));
-				return EXIT_FATAL;
-			}
-		}
+		err = c->ops->set_filter ? c->ops->set_filter(c, c->evsel->filter) : -EOPNOTSUPP;
+		if (!err)
+			continue;
+		pr_err("failed to set filter \"%s\" on event %s with %d (%s)", c->evsel->filter,
+		       c->evsel->name, -err, strerror(-err));
+		return EXIT_FATAL;
 	}
 	return 0;
 }
@@ -362,22 +386,40 @@ int session_open(struct stat_session *s)
 	return apply_filters(s);
 }
 
-void session_enable(struct stat_session *s)
+int counter_switch(struct counter *c, bool enable)
 {
-	int i;
+	int err;
 
-	for (i = 0; i < s->evlist->nr; i++)
-		if (s->counters[i].supported && !s->counters[i].evsel->tool)
-			s->counters[i].ops->enable(&s->counters[i]);
+	if (!c->supported || c->evsel->tool)
+		return 0;
+	err = enable ? c->ops->enable(c) : c->ops->disable(c);
+	if (err && err != -ECANCELED)
+		pr_err("Failed to %s event %s: %s", enable ? "enable" : "disable", c->evsel->name,
+		       strerror(-err));
+	return err;
 }
 
-void session_disable(struct stat_session *s)
+/* Every counter, even after one fails: the first error is returned. */
+static int switch_all(struct stat_session *s, bool enable)
 {
-	int i;
+	int i, err, first_err = 0;
 
-	for (i = 0; i < s->evlist->nr; i++)
-		if (s->counters[i].supported && !s->counters[i].evsel->tool)
-			s->counters[i].ops->disable(&s->counters[i]);
+	for (i = 0; i < s->evlist->nr; i++) {
+		err = counter_switch(&s->counters[i], enable);
+		if (err && !first_err)
+			first_err = err;
+	}
+	return first_err;
+}
+
+int session_enable(struct stat_session *s)
+{
+	return switch_all(s, true);
+}
+
+int session_disable(struct stat_session *s)
+{
+	return switch_all(s, false);
 }
 
 static void read_tool(struct counter *c, __u64 duration_ns, __u64 user_ns, __u64 sys_ns)
@@ -402,20 +444,30 @@ static void read_tool(struct counter *c, __u64 duration_ns, __u64 user_ns, __u64
 	c->counts[0].val = c->counts[0].ena = c->counts[0].run = v;
 }
 
-void session_read(struct stat_session *s, __u64 duration_ns, __u64 user_ns, __u64 sys_ns)
+int session_read(struct stat_session *s, __u64 duration_ns, __u64 user_ns, __u64 sys_ns)
 {
-	int i;
+	int i, err, first_err = 0;
 
 	for (i = 0; i < s->evlist->nr; i++) {
 		struct counter *c = &s->counters[i];
 
+		if (!c->supported)
+			continue;
 		if (c->evsel->tool) {
-			if (c->supported)
-				read_tool(c, duration_ns, user_ns, sys_ns);
+			read_tool(c, duration_ns, user_ns, sys_ns);
+			continue;
 		}
-		else if (c->supported)
-			c->ops->read(c);
+		c->read_failed = false;
+		err = c->ops->read(c);
+		if (!err)
+			continue;
+		/* perf prints a counter any of whose reads failed as <not counted> */
+		c->read_failed = true;
+		memset(c->counts, 0, c->nr_cpus * c->nr_threads * sizeof(*c->counts));
+		if (!first_err)
+			first_err = err;
 	}
+	return first_err;
 }
 
 /*
@@ -482,8 +534,10 @@ void session_free(struct stat_session *s)
 
 	session_close(s);
 	if (s->counters)
-		for (i = 0; i < s->evlist->nr; i++)
+		for (i = 0; i < s->evlist->nr; i++) {
 			free(s->counters[i].counts);
+			free(s->counters[i].members);
+		}
 	free(s->counters);
 	free(s->supported);
 	free(s->target_desc);

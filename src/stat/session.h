@@ -40,10 +40,18 @@ int session_init(struct stat_session *s, const struct stat_options *opts,
  * -EPERM (said) when the process lacks the capabilities shared counters need.
  */
 int session_open(struct stat_session *s);
-void session_enable(struct stat_session *s);
-void session_disable(struct stat_session *s);
-/* Reads every backend; tool events get the given times (ns). */
-void session_read(struct stat_session *s, __u64 duration_ns, __u64 user_ns, __u64 sys_ns);
+/*
+ * Every counter on or off: the first error (each one said, naming its event; the others are
+ * switched all the same). counter_switch() does one counter (--control).
+ */
+int session_enable(struct stat_session *s);
+int session_disable(struct stat_session *s);
+int counter_switch(struct counter *c, bool enable);
+/*
+ * Reads every backend; tool events get the given times (ns). A counter whose read failed is
+ * marked read_failed, its counts zero; the first error is returned.
+ */
+int session_read(struct stat_session *s, __u64 duration_ns, __u64 user_ns, __u64 sys_ns);
 /* -v / -vv: the raw counts, as perf prints them before the table. */
 void session_print_raw(const struct stat_session *s, FILE *out);
 void session_close(struct stat_session *s);
