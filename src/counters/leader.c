@@ -350,11 +350,13 @@ static __u32 context_switch_members(const struct perf_event_attr *attrs, int nr)
 	return mask;
 }
 
-static int dup_or_fail(int fd)
+/* *out = a dup of fd kept past the skeleton, unless err is set already; 0 or the first -errno */
+static int dup_fd(int fd, int *out, int err)
 {
-	int d = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-
-	return d < 0 ? -errno : d;
+	if (err)
+		return err;
+	*out = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	return *out < 0 ? -errno : 0;
 }
 
 static int create_leader(struct leader_handle *h, const struct perf_event_attr *key,
@@ -395,15 +397,16 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	st.exec_link_id = link_id_of(bpf_link__fd(links[1]));
 	st.newtask_link_id = link_id_of(bpf_link__fd(links[2]));
 	st.cgroup_link_id = link_id_of(bpf_link__fd(links[3]));
-	h->state_fd = dup_or_fail(bpf_map__fd(skel->maps.leader_state));
-	h->sessions_fd = dup_or_fail(bpf_map__fd(skel->maps.sessions));
-	h->accum_fd = dup_or_fail(bpf_map__fd(skel->maps.accum));
-	h->filter_fd = dup_or_fail(bpf_map__fd(skel->maps.filter));
-	h->prev_fd = dup_or_fail(bpf_map__fd(skel->maps.prev_readings));
-	h->prog_fd = dup_or_fail(bpf_program__fd(skel->progs.on_switch));
+	err = dup_fd(bpf_map__fd(skel->maps.leader_state), &h->state_fd, 0);
+	err = dup_fd(bpf_map__fd(skel->maps.sessions), &h->sessions_fd, err);
+	err = dup_fd(bpf_map__fd(skel->maps.accum), &h->accum_fd, err);
+	err = dup_fd(bpf_map__fd(skel->maps.filter), &h->filter_fd, err);
+	err = dup_fd(bpf_map__fd(skel->maps.prev_readings), &h->prev_fd, err);
+	err = dup_fd(bpf_program__fd(skel->progs.on_switch), &h->prog_fd, err);
 	for (i = 0; i < LEADER_NR_LINKS; i++)
-		h->link_fds[i] = dup_or_fail(bpf_link__fd(links[i]));
-	err = write_state(h, &st);
+		err = dup_fd(bpf_link__fd(links[i]), &h->link_fds[i], err);
+	if (!err)
+		err = write_state(h, &st);
 	if (!err)
 		err = install_events(skel, attrs, nr, nr_cpus);
 	h->nr_members = nr;
