@@ -45,16 +45,10 @@ static bool is_trampoline_refusal(int err)
 	return err == EPERM || err == EOPNOTSUPP || err == KERNEL_ENOTSUPP || err == ENOTSUP;
 }
 
-static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list args)
-{
-	return 0;
-}
-
-/* Opens, configures and loads one skeleton on target; libbpf's own messages are not shown. */
+/* Opens, configures and loads one skeleton on target (libbpf's messages from -v: bpf_log.c). */
 static int load_skel(const struct bpf_prog_target *target, bool count_event,
 		     struct prog_profiler_bpf **out)
 {
-	libbpf_print_fn_t old_print = libbpf_set_print(quiet_print);
 	struct prog_profiler_bpf *skel;
 	int err;
 
@@ -79,7 +73,6 @@ static int load_skel(const struct bpf_prog_target *target, bool count_event,
 		skel = NULL;
 	}
 out:
-	libbpf_set_print(old_print);
 	*out = skel;
 	return err;
 }

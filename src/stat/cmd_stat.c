@@ -14,6 +14,7 @@
 
 #include "../cli.h"
 #include "../common.h"
+#include "../counters/bpf_log.h"
 #include "../counters/bpf_prog_targets.h"
 #include "../counters/privileges.h"
 #include "../events/stat_config.h"
@@ -690,6 +691,7 @@ int cmd_stat(int argc, const char **argv, const struct top_opts *top)
 	err = stat_options_parse(&r->opts, argc, argv);
 	if (err)
 		goto out;
+	bpf_log_init(r->opts.verbose);
 	/* perf stat [options] record|report [options]: the stat options come first */
 	if (r->opts.argc && !strcmp(r->opts.argv[0], "report")) {
 		err = cmd_stat_report(&r->opts, r->opts.argc, r->opts.argv);

@@ -52,6 +52,16 @@ else
 fi
 echo "mode: $mode"
 after_case "-x"
+# libbpf's own messages: never without -v (stderr carries perf's output); with -v, the refused
+# fexit load is shown as libbpf says it
+grep -q '^libbpf: ' "$tmp/csv" && fail "-x: libbpf messages without -v: $(cat "$tmp/csv")"
+if [ "$mode" = fallback ]; then
+	"$BPERF" stat -v -b "$id" -e cpu-clock -x, -- "$RUNNER" run "$id" 10 >/dev/null \
+		2>"$tmp/verbose" || fail "-v: exit $?"
+	grep -q '^libbpf: .*bperf_on_exit' "$tmp/verbose" ||
+		fail "-v: libbpf's message on the refused fexit load is not shown"
+	after_case "-v"
+fi
 
 # 2. std: perf's header, the runs line
 "$BPERF" stat -b "$id" -e cpu-clock -- "$RUNNER" run "$id" "$N" >/dev/null 2>"$tmp/std" ||
