@@ -6,6 +6,7 @@
 #include "bpf_log.h"
 
 #include <bpf/libbpf.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 /*
