@@ -140,7 +140,7 @@ check_pairs() {
 # it in NEAR_PAIRS and drops both lines from FILE, so that check_pairs compares the rest exactly;
 # fails if they differ by more. For known gaps only:
 # - context-switches:b was one off under load before the leader knew where perf stops counting
-#   an exiting task and what to do with switches it never sees (README, Shared BPF counters):
+#   an exiting task and what to do with switches it never sees (tests/README.md, shared_churn.sh):
 #   none seen since on this host, one in the emulated guest;
 # - with -a / -C, direct and shared counters start and stop one after the other, so what any
 #   task on the machine does in between lands in one of them (nothing on a quiet machine).

@@ -78,10 +78,10 @@ finish_session() {
 		return
 	fi
 	[ "$status" -eq 0 ] || fail "survivor session exited $status: $(cat "${slot_out[i]}")"
-	# Known gaps (README, shared_churn): on this host's kernel the switches out of its guest
-	# agent's threads run no tracepoint, so a counted task that runs right after one gets the
-	# agent's slice too (page faults +1 and +10 in 2 of 4,170 survivors); the emulated 6.1
-	# guest once counted one context switch fewer than direct counting (1 in 53), not found.
+	# Known gaps (tests/README.md, shared_churn.sh): on this host's kernel the switches out of
+	# its guest agent's threads run no tracepoint, so a counted task that runs right after one
+	# gets the agent's slice too (page faults +1 and +10 in 2 of 4,170 survivors); the emulated
+	# 6.1 guest once counted one context switch fewer than direct counting (1 in 53), not found.
 	# Each is printed; a larger difference fails, and so do page faults off too often.
 	local before
 
