@@ -101,40 +101,6 @@ static int cmp_symbol(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static int leading_underscores(const char *name)
-{
-	int n = 0;
-
-	while (name[n] == '_')
-		n++;
-	return n;
-}
-
-/*
- * Of two functions at one address, the one perf keeps: one with a size, not weak, global,
- * fewer leading underscores, the longer name, the first.
- */
-static bool better_symbol(const struct data_symbol *a, const struct data_symbol *b)
-{
-	bool a_sized = a->end > a->start, b_sized = b->end > b->start;
-	int ua, ub;
-	size_t la, lb;
-
-	if (a_sized != b_sized)
-		return a_sized;
-	if ((a->binding == 'w') != (b->binding == 'w'))
-		return b->binding == 'w';
-	if ((a->binding == 'g') != (b->binding == 'g'))
-		return a->binding == 'g';
-	ua = leading_underscores(a->name);
-	ub = leading_underscores(b->name);
-	if (ua != ub)
-		return ua < ub;
-	la = strlen(a->name);
-	lb = strlen(b->name);
-	return la >= lb;
-}
-
 static void fixup_ends(struct data_dso *dso)
 {
 	size_t i, n = dso->nr_syms;
@@ -161,7 +127,7 @@ void dso_fixup_kallsyms(struct data_dso *dso)
 		if (n && dso->syms[n - 1].start == s->start) {
 			struct data_symbol *kept = &dso->syms[n - 1];
 
-			if (!better_symbol(kept, s)) {
+			if (!symbol_kept_over(kept, s)) {
 				struct data_symbol tmp = *kept;
 
 				*kept = *s;

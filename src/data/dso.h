@@ -101,6 +101,11 @@ struct data_symbol *symtree_add(struct data_dso *dso, __u64 start, __u64 size, c
 				char binding);
 /* perf's end fix-up: a sizeless symbol reaches the next one (the last, a page past its own). */
 void symtree_fixup_end(struct data_dso *dso);
+/*
+ * Of two symbols at one address, whether perf keeps a rather than b (choose_best_symbol: sized,
+ * not weak, global, fewer leading underscores, the longer name, not a "SyS" alias, the first).
+ */
+bool symbol_kept_over(const struct data_symbol *a, const struct data_symbol *b);
 /* perf's duplicate fix-up: of the symbols at one address, one stays. */
 void symtree_fixup_duplicate(struct data_dso *dso);
 /* perf's lookup: the first symbol holding addr on the way down from the root, or NULL. */

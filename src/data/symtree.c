@@ -288,8 +288,7 @@ static int leading_underscores(const char *name)
 	return n;
 }
 
-/* Of two symbols at one address, whether perf keeps a rather than b. */
-static bool keep_first(const struct data_symbol *a, const struct data_symbol *b)
+bool symbol_kept_over(const struct data_symbol *a, const struct data_symbol *b)
 {
 	bool a_sized = a->end != a->start, b_sized = b->end != b->start;
 	int ua, ub;
@@ -320,7 +319,7 @@ void symtree_fixup_duplicate(struct data_dso *dso)
 	while (cur != NIL && (nxt = next(dso, cur)) != NIL) {
 		if (node(dso, cur)->start != node(dso, nxt)->start) {
 			cur = nxt;
-		} else if (keep_first(node(dso, cur), node(dso, nxt))) {
+		} else if (symbol_kept_over(node(dso, cur), node(dso, nxt))) {
 			erase(dso, nxt);
 		} else {
 			erase(dso, cur);
