@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../common.h"
+#include "privileges.h"
 
 #define MAX_KEY_SIZE 512
 
@@ -97,21 +98,6 @@ static int check_map(struct attr_map *map)
 	return 0;
 }
 
-/* CAP_BPF, or CAP_SYS_ADMIN (before Linux 5.8), in the effective set: bpf() would let us in. */
-static bool bpf_capable(void)
-{
-	unsigned long long eff = 0;
-	char line[128];
-	FILE *f = fopen("/proc/self/status", "re");
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f) && sscanf(line, "CapEff: %llx", &eff) != 1)
-		;
-	fclose(f);
-	return eff & (1ull << 39 | 1ull << 21);
-}
-
 /*
  * EACCES with bpf() allowed: a file's mode refused us (root without CAP_DAC_OVERRIDE, in a
  * directory another user made). The deepest part of the path we can stat is the one that
@@ -178,12 +164,12 @@ int attr_map_open_locked(struct attr_map *map, const char *path)
 	map->fd = bpf_obj_get(path);
 	if (map->fd < 0) {
 		err = errno == ENOENT ? create_or_get(map) : -errno;
-		if (err == -EACCES && bpf_capable())
+		if (err == -EACCES && has_effective_cap(CAP_BPF))
 			print_mode_refusal(path);
 		else if (err)
 			pr_err("Failed to open the BPF attr map %s: %s%s", path, strerror(-err),
 			       err == -EPERM || err == -EACCES ?
-			       " (shared counters need root, or CAP_BPF and CAP_PERFMON)" : "");
+			       " (shared counters need root, or CAP_SYS_ADMIN)" : "");
 		if (err)
 			return err;
 	}

@@ -230,7 +230,13 @@ static enum entry_kind adopt_leader(struct leader_handle *h, const struct attr_m
 	int i;
 
 	h->link_fds[0] = bpf_link_get_fd_by_id(entry->link_id);
-	if (h->link_fds[0] < 0 || !is_leader_link(h->link_fds[0], &prog_id))
+	if (h->link_fds[0] < 0) {
+		/* only a link that is gone frees its entry, not one the kernel will not show us */
+		if (errno != ENOENT)
+			kind = ENTRY_TAKEN;
+		goto fail;
+	}
+	if (!is_leader_link(h->link_fds[0], &prog_id))
 		goto fail;
 	h->prog_fd = bpf_prog_get_fd_by_id(prog_id);
 	if (h->prog_fd < 0)

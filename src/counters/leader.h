@@ -62,7 +62,10 @@ void leader_put(struct leader_handle *h);
  */
 void leader_drop_entries(const struct attr_map *map, const struct perf_event_attr *key,
 			 const struct leader_handle *h);
-/* Whether programs are attached to the leader's on_switch (upstream perf's followers). */
+/*
+ * Whether programs are attached to the leader's on_switch (upstream perf's followers), or bperf
+ * cannot tell.
+ */
 bool leader_has_followers(const struct leader_handle *h);
 
 /* Takes a free slot (reclaiming those of dead sessions) and fills it in; -ENOSPC if full. */

@@ -54,5 +54,6 @@ bool leader_has_followers(const struct leader_handle *h)
 		if (follows && attached_to_program(info.prog_id, leader.btf_id))
 			return true;
 	}
-	return false;
+	/* the walk's end; any other refusal (EPERM) means bperf cannot tell: the entry stays */
+	return errno != ENOENT;
 }

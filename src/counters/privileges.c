@@ -1,19 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "privileges.h"
 
+#include <errno.h>
 #include <linux/capability.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../common.h"
-
-#ifndef CAP_PERFMON
-#define CAP_PERFMON 38
-#endif
-#ifndef CAP_BPF
-#define CAP_BPF 39
-#endif
 
 struct effective_caps {
 	bool known;	/* capget() answered */
@@ -35,33 +30,33 @@ static struct effective_caps effective_caps(void)
 	return caps;
 }
 
-/* The kernel's bpf_capable() and perfmon_capable(): CAP_SYS_ADMIN grants what they check. */
-static bool has_cap(const struct effective_caps *caps, int cap)
+bool has_effective_cap(int cap)
 {
-	bool has = caps->set[cap / 32] & (1u << (cap % 32));
+	struct effective_caps caps = effective_caps();
 
-	return !caps->known || has ||
-	       (caps->set[CAP_SYS_ADMIN / 32] & (1u << (CAP_SYS_ADMIN % 32)));
+	/* the kernel's bpf_capable() and perfmon_capable(): CAP_SYS_ADMIN grants what they check */
+	return !caps.known || (caps.set[cap / 32] & (1u << (cap % 32))) ||
+	       (caps.set[CAP_SYS_ADMIN / 32] & (1u << (CAP_SYS_ADMIN % 32)));
+}
+
+/* "WHAT need(s) root, or CAP_SYS_ADMIN: missing CAP_SYS_ADMIN", unless we have it */
+static int require_sys_admin(const char *what)
+{
+	if (has_effective_cap(CAP_SYS_ADMIN))
+		return 0;
+	pr_err("%s root, or CAP_SYS_ADMIN: missing CAP_SYS_ADMIN", what);
+	return -EPERM;
 }
 
 int require_shared_counter_caps(const char *asked_by)
 {
-	struct effective_caps caps = effective_caps();
-	bool bpf = has_cap(&caps, CAP_BPF), perfmon = has_cap(&caps, CAP_PERFMON);
+	char what[160];
 
-	if (bpf && perfmon)
-		return 0;
-	pr_err("Shared counters (%s) need root, or CAP_BPF and CAP_PERFMON: missing %s", asked_by,
-	       !bpf && !perfmon ? "CAP_BPF and CAP_PERFMON" : !bpf ? "CAP_BPF" : "CAP_PERFMON");
-	return EXIT_FATAL;
+	snprintf(what, sizeof(what), "Shared counters (%s) need", asked_by);
+	return require_sys_admin(what);
 }
 
 int require_bpf_prog_caps(void)
 {
-	struct effective_caps caps = effective_caps();
-
-	if (has_cap(&caps, CAP_SYS_ADMIN))
-		return 0;
-	pr_err("Counting BPF programs (-b) needs root, or CAP_SYS_ADMIN: missing CAP_SYS_ADMIN");
-	return EXIT_FATAL;
+	return require_sys_admin("Counting BPF programs (-b) needs");
 }

@@ -9,7 +9,7 @@
 # counts that are right (page faults exactly perf's, N more for N touched pages, and root's :u
 # count). Shared counters and -b need capabilities nobody lacks: one line naming the missing ones,
 # exit 255, and nothing made (no pin, no bpf() or perf_event_open() call, the workload never run);
-# with CAP_BPF and CAP_PERFMON shared counters count right. The sysctl is restored whatever
+# with CAP_SYS_ADMIN shared counters count right and two sessions share one leader. The sysctl is restored whatever
 # happens; root, which the other tests run as, does not depend on it.
 . "$(dirname "$0")/../lib.sh"
 
@@ -247,7 +247,7 @@ printf '[stat]\n\tbpf-counter-events = page-faults\n' >"$tmp/perfconfig"
 chmod 644 "$tmp/perfconfig"
 load_targets
 prog_id=${TARGET_IDS[0]}
-shared_need='need root, or CAP_BPF and CAP_PERFMON: missing'
+shared_need='need root, or CAP_SYS_ADMIN: missing CAP_SYS_ADMIN'
 prog_need='Counting BPF programs (-b) needs root, or CAP_SYS_ADMIN: missing CAP_SYS_ADMIN'
 
 # refused_bpf CAPS EXPECTED OPTS...: bperf stat OPTS as nobody with CAPS ("" for none) prints the
@@ -275,31 +275,34 @@ refused_bpf() {
 for level in "${levels[@]}"; do
 	set_paranoid "$level" || fail "cannot set kernel.perf_event_paranoid to $level"
 	check "bpf_counters_${level/-/m}" refused_bpf "" \
-		"Shared counters (--bpf-counters) $shared_need CAP_BPF and CAP_PERFMON" \
+		"Shared counters (--bpf-counters) $shared_need" \
 		--bpf-counters --bpf-attr-map "$pin" -e page-faults
 done
 set_paranoid 2 || fail "cannot set kernel.perf_event_paranoid to 2"
 check modifier_b refused_bpf "" \
-	"Shared counters (task-clock:b) $shared_need CAP_BPF and CAP_PERFMON" \
+	"Shared counters (task-clock:b) $shared_need" \
 	--bpf-attr-map "$pin" -e task-clock:b,page-faults
 check config_events refused_bpf "" \
-	"Shared counters (stat.bpf-counter-events) $shared_need CAP_BPF and CAP_PERFMON" \
+	"Shared counters (stat.bpf-counter-events) $shared_need" \
 	--bpf-attr-map "$pin" -e task-clock,page-faults
 check bpf_prog refused_bpf "" "$prog_need" -b "$prog_id"
 # once, not once per run
 check repeat_shared refused_bpf "" \
-	"Shared counters (--bpf-counters) $shared_need CAP_BPF and CAP_PERFMON" \
+	"Shared counters (--bpf-counters) $shared_need" \
 	-r 3 --bpf-counters --bpf-attr-map "$pin" -e page-faults
 check repeat_bpf_prog refused_bpf "" "$prog_need" -r 3 -b "$prog_id"
-# one of the two: CAP_BPF alone could create and pin the attr map
-check bpf_only refused_bpf +bpf "Shared counters (--bpf-counters) $shared_need CAP_PERFMON" \
+# CAP_BPF and CAP_PERFMON load and count, but the kernel hands leaders' links and maps to others
+# by id only with CAP_SYS_ADMIN: no two sessions could share. CAP_BPF alone could create and pin
+# the attr map.
+check bpf_only refused_bpf +bpf "Shared counters (--bpf-counters) $shared_need" \
 	--bpf-counters --bpf-attr-map "$pin" -e page-faults
-check perfmon_only refused_bpf +perfmon "Shared counters (page-faults:b) $shared_need CAP_BPF" \
+check bpf_perfmon refused_bpf +bpf,+perfmon "Shared counters (page-faults:b) $shared_need" \
 	--bpf-attr-map "$pin" -e page-faults:b
 check bpf_prog_caps refused_bpf +bpf,+perfmon "$prog_need" -b "$prog_id"
 
-# both: shared counters work as nobody (in an attr map of nobody's), page faults as root counts
-wrapper shared +bpf,+perfmon "$ROOT_BPERF"
+# CAP_SYS_ADMIN: shared counters work as nobody (in an attr map of nobody's), page faults as root
+# counts them, and two of nobody's sessions share one leader
+wrapper shared +sys_admin "$ROOT_BPERF"
 shared_count() {
 	norandom "$tmp/shared" stat --bpf-counters --bpf-attr-map "$pin" -x, -e page-faults "$PT" \
 		1000 2>&1 >/dev/null | cut -d, -f1
@@ -309,10 +312,28 @@ shared_faults() {
 
 	shared=$(least_count shared_count) || exit 1
 	direct=$(first_csv "$ROOT_BPERF" -e page-faults "$PT" 1000)
-	assert_eq "${direct%%,*}" "$shared" "shared page-faults as nobody with CAP_BPF, CAP_PERFMON"
+	assert_eq "${direct%%,*}" "$shared" "shared page-faults as nobody with CAP_SYS_ADMIN"
 	[ "$(stat -c %u "$pin")" = "$NOBODY_UID" ] || fail "$pin: not nobody's"
 }
 check_retry shared_caps shared_faults
+# a second session of nobody's joins the first one's leader: one on_switch of nobody's
+two_sessions() {
+	local leaders first second
+
+	"$tmp/shared" stat --bpf-counters --bpf-attr-map "$pin" -e page-faults "$SLEEP" 1500 \
+		2>/dev/null &
+	first=$!
+	sleep 0.4
+	"$tmp/shared" stat --bpf-counters --bpf-attr-map "$pin" -e page-faults "$SLEEP" 500 \
+		2>/dev/null &
+	second=$!
+	sleep 0.3
+	leaders=$(bpftool -j prog show | jq --argjson uid "$NOBODY_UID" \
+		'[.[] | select(.name == "on_switch" and .uid == $uid)] | length')
+	wait "$first" "$second"
+	assert_eq 1 "$leaders" "on_switch leaders of nobody's with two sessions sharing"
+}
+check two_sessions two_sessions
 rm -f "$pin"
 unload_targets
 # the sessions' leader programs went with them (the other tests' are root's)
