@@ -62,7 +62,8 @@ struct stat_run {
 	double *run_elapsed;
 	double user_s, sys_s;
 	int exit_code;
-	bool *errored;		/* [ev]: refused as not supported, not opened again (session.h) */
+	/* [ev]: refused as not supported, not opened again (session.h) */
+	bool *errored;
 
 	/* -I */
 	struct raw_count **prev;	/* [ev] previous cumulative counts */
@@ -434,21 +435,26 @@ static void collect_run(struct stat_run *r, int run_idx, double elapsed_ns)
 static int enable_after_delay(struct stat_run *r, int delay_ms, __u64 *t0)
 {
 	__u64 end = now_ns() + (__u64)(delay_ms > 0 ? delay_ms : 0) * 1000000ull, now;
-	sigset_t chld;
+	int sig;
 
 	pr_err("%s", EVENTS_DISABLED_MSG);
 	*t0 = now_ns();
 	if (delay_ms < 0)
 		return 0;
-	/* other signals stay pending for wait_for_end() */
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
 	while ((now = now_ns()) < end) {
 		struct timespec left = ns_to_timespec(end - now);
 
 		if (r->have_workload && !workload_wait(&r->workload, false))
 			break;
-		sigtimedwait(&chld, NULL, &left);
+		sig = sigtimedwait(&r->sigs, NULL, &left);
+		/*
+		 * As perf's signal handler cuts its sleep short: the delay ends, and the signal,
+		 * pending again (it is blocked), is wait_for_end()'s to act on.
+		 */
+		if (sig > 0 && sig != SIGCHLD) {
+			raise(sig);
+			break;
+		}
 	}
 	if (session_enable(&r->session))
 		return -EIO;
@@ -538,10 +544,8 @@ static int run_once(struct stat_run *r, int run_idx)
 	}
 	/* as in perf, the elapsed time and -I stamps count from the enable */
 	if (o->delay_ms && enable_after_delay(r, o->delay_ms, &t0)) {
-		if (r->have_workload) {
+		if (r->have_workload)
 			workload_kill(&r->workload, SIGKILL);
-			workload_wait(&r->workload, true);
-		}
 		return RUN_FAILED;
 	}
 	/* -I prints before collect_run(): the aggregates must exist by then. */
@@ -742,7 +746,7 @@ int cmd_stat(int argc, const char **argv, const struct top_opts *top)
 					.user_cpus = r->opts.cpu_list != NULL };
 	pmu_merge_prepare(&r->opts.evlist, &r->merge);
 	if (r->opts.bpf_prog) {
-		err = require_bpf_prog_caps();
+		err = require_bpf_prog_caps() ? EXIT_FATAL : 0;
 		if (!err)
 			err = open_bpf_progs(r);
 		if (err)
@@ -763,7 +767,7 @@ int cmd_stat(int argc, const char **argv, const struct top_opts *top)
 	for (run_idx = 0; run_idx < r->opts.run_count || !r->opts.run_count; run_idx++) {
 		if (run_idx)
 			session_free(&r->session);
-		if (r->opts.run_count > 1 && r->opts.verbose && r->out.out)
+		if (r->opts.run_count != 1 && r->opts.verbose && r->out.out)
 			fprintf(r->out.out, "[ bperf stat: executing run #%d ... ]\n", run_idx + 1);
 		err = run_once(r, r->opts.run_count ? run_idx : 0);
 		if (err && err != RUN_FAILED)
