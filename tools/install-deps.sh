@@ -11,6 +11,7 @@ PACKAGES=(
 	linux-perf locales
 	libclang-rt-14-dev	# libFuzzer and the sanitizer runtimes of Debian 12's clang 14 (make fuzz)
 	qemu-system-x86 busybox-static cpio
+	jq	# the shared-counter tests read bpftool -j
 	strace	# tests/shell/unprivileged.sh: no bpf() call when privileges are missing
 )
 LOCALES=(en_US.UTF-8 de_DE.UTF-8)

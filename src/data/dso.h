@@ -9,6 +9,7 @@
 #ifndef BPERF_DATA_DSO_H
 #define BPERF_DATA_DSO_H
 
+#include <gelf.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
@@ -87,9 +88,10 @@ int dso_load_kallsyms(struct data_dsos *d, struct data_dso *kernel);
 /* demangle.c: a symbol's name as perf report shows it (C++ names demangled), allocated */
 char *dso_symbol_name(struct data_dsos *d, const char *elf_name);
 void dso_demangler_close(struct data_dsos *d);
-struct Elf;
 /* dso_plt.c: adds elf's "foo@plt" entries to dso's tree; how many, or -errno. */
-int dso_add_plt_symbols(struct data_dsos *d, struct Elf *elf, struct data_dso *dso);
+int dso_add_plt_symbols(struct data_dsos *d, Elf *elf, struct data_dso *dso);
+/* The first section called name (its header into *shdr, its index into *idx unless NULL). */
+Elf_Scn *dso_elf_section(Elf *elf, const char *name, GElf_Shdr *shdr, size_t *idx);
 /*
  * kallsyms: sorts dso->syms, gives the symbols without a size the room up to the next (so that
  * of aliases the last listed is the one with room) and keeps one of the aliases at an address.

@@ -51,24 +51,13 @@ struct elf_file {
 	Elf_Scn *symtab, *dynsym;	/* by name and type, as perf finds them */
 };
 
+/* The section called name, if it has that type (perf looks for its symbol tables so) */
 static Elf_Scn *section_by_name(Elf *elf, const char *name, Elf64_Word type)
 {
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
 	GElf_Shdr shdr;
+	Elf_Scn *scn = dso_elf_section(elf, name, &shdr, NULL);
 
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *n;
-
-		if (!gelf_getshdr(scn, &shdr))
-			continue;
-		n = elf_strptr(elf, shstrndx, shdr.sh_name);
-		if (n && !strcmp(n, name))
-			return shdr.sh_type == type ? scn : NULL;
-	}
-	return NULL;
+	return scn && shdr.sh_type == type ? scn : NULL;
 }
 
 static void elf_file_close(struct elf_file *f)

@@ -19,7 +19,7 @@
 #include "../common.h"
 #include "dso.h"
 
-static Elf_Scn *section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr, size_t *idx)
+Elf_Scn *dso_elf_section(Elf *elf, const char *name, GElf_Shdr *shdr, size_t *idx)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
@@ -126,17 +126,17 @@ int dso_add_plt_symbols(struct data_dsos *d, Elf *elf, struct data_dso *dso)
 	GElf_Ehdr eh;
 	int added;
 
-	dynsym = section_by_name(elf, ".dynsym", &dyn_sh, &dynsym_idx);
+	dynsym = dso_elf_section(elf, ".dynsym", &dyn_sh, &dynsym_idx);
 	if (!dynsym || dyn_sh.sh_type != SHT_DYNSYM || !gelf_getehdr(elf, &eh))
 		return -ENOENT;
-	rel = section_by_name(elf, ".rela.plt", &rel_sh, NULL);
+	rel = dso_elf_section(elf, ".rela.plt", &rel_sh, NULL);
 	if (!rel)
-		rel = section_by_name(elf, ".rel.plt", &rel_sh, NULL);
+		rel = dso_elf_section(elf, ".rel.plt", &rel_sh, NULL);
 	/* the relocations must name .dynsym's symbols */
 	if (!rel || !rel_sh.sh_entsize || rel_sh.sh_link != dynsym_idx ||
 	    (rel_sh.sh_type != SHT_RELA && rel_sh.sh_type != SHT_REL))
 		return -ENOENT;
-	if (!section_by_name(elf, ".plt", &plt_sh, NULL))
+	if (!dso_elf_section(elf, ".plt", &plt_sh, NULL))
 		return -ENOENT;
 	r.rel = elf_getdata(rel, NULL);
 	r.syms = elf_getdata(dynsym, NULL);
@@ -147,7 +147,7 @@ int dso_add_plt_symbols(struct data_dsos *d, Elf *elf, struct data_dso *dso)
 		return -EINVAL;
 	plt_layout(eh.e_machine, &plt_sh, &header, &entry);
 	added = add_entries(d, elf, &r, dso, plt_sh.sh_offset + header, entry);
-	if (section_by_name(elf, ".plt.sec", &sec_sh, NULL) && sec_sh.sh_entsize)
+	if (dso_elf_section(elf, ".plt.sec", &sec_sh, NULL) && sec_sh.sh_entsize)
 		added += add_entries(d, elf, &r, dso, sec_sh.sh_offset, sec_sh.sh_entsize);
 	return added;
 }

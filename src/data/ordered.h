@@ -29,7 +29,8 @@ struct ordered_queue {
 	__u64 max_time;		/* newest time queued */
 	__u64 next_flush;	/* what the next round may deliver up to */
 	__u64 last_delivered;
-	__u64 nr_unordered;	/* records older than the last delivered (time 0 aside, as perf) */
+	/* records older than the last delivered (time 0 aside, as perf) */
+	__u64 nr_unordered;
 	ordered_deliver_fn deliver;
 	void *ctx;
 };

@@ -92,9 +92,9 @@ static int check_attrs(struct perf_data_reader *r)
 		if (perf_id_pos(a->sample_type, false) != perf_id_pos(first->sample_type, false) ||
 		    perf_id_pos(a->sample_type, true) != perf_id_pos(first->sample_type, true) ||
 		    perf_id_pos(a->sample_type, false) < 0)
-			return data_error(r, at, "attr %d: sample_type %#llx does not place the "
-					  "event id as the first attr's %#llx does (perf: non matching "
-					  "sample_type)", i, (unsigned long long)a->sample_type,
+			return data_error(r, at, "attr %d: sample_type %#llx does not place "
+					  "the event id as the first attr's %#llx does (perf: non "
+					  "matching sample_type)", i, (unsigned long long)a->sample_type,
 					  (unsigned long long)first->sample_type);
 		if (a->sample_id_all != first->sample_id_all)
 			return data_error(r, at, "attr %d: sample_id_all differs from the first "

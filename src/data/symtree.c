@@ -114,9 +114,7 @@ struct data_symbol *symtree_add(struct data_dso *dso, __u64 start, __u64 size, c
 	bool left = false;
 	struct data_symbol *s;
 
-	if (!(dso->nr_syms & (dso->nr_syms - 1)))
-		dso->syms = xrealloc(dso->syms, (dso->nr_syms ? 2 * dso->nr_syms : 1) *
-				     sizeof(*dso->syms));
+	dso->syms = xgrow(dso->syms, dso->nr_syms, sizeof(*dso->syms));
 	n = ++dso->nr_syms;
 	while (at != NIL) {
 		parent = at;

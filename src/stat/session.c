@@ -155,7 +155,7 @@ static const struct counter_ops *choose_backend(const struct stat_session *s,
 	const char *why = NULL;
 
 	const struct evsel *leader = &s->evlist->entries[evsel->leader_idx];
-	int i;
+	int i, seen, nr = leader->nr_members > 1 ? leader->nr_members : 1;
 
 	/* -b: the programs' runs, from the profiler or else from kernel statistics */
 	if (s->open_ctx.bpf_progs && !evsel->tool) {
@@ -169,11 +169,13 @@ static const struct counter_ops *choose_backend(const struct stat_session *s,
 	if (!s->opts->bpf_counters && !leader->bpf_counter &&
 	    !config_list_has_token(s->opts->config.bpf_counter_events, leader->name))
 		return &direct_counter_ops;
-	for (i = leader->idx; i < s->evlist->nr && !why; i++) {
+	/* every member, wherever it stands in the evlist (as members[] finds them) */
+	for (i = leader->idx, seen = 0; i < s->evlist->nr && seen < nr && !why; i++) {
 		const struct evsel *e = &s->evlist->entries[i];
 
 		if (e->leader_idx != leader->idx)
-			break;
+			continue;
+		seen++;
 		if (e->tool)
 			why = "tool events are not perf events";
 		else if (e->requires_cpu)
@@ -323,7 +325,7 @@ static int check_shared_caps(const struct stat_session *s)
 			asked_by = c->leader->evsel->name;
 		else
 			asked_by = "stat.bpf-counter-events";
-		return require_shared_counter_caps(asked_by) ? -EPERM : 0;
+		return require_shared_counter_caps(asked_by);
 	}
 	return 0;
 }
