@@ -61,6 +61,19 @@ sigint_system_wide() {
 	wait_bounded "$pid"
 }
 
+# SIGINT during -D's 3 s delay, without a workload: the wait ends, the counts are printed, 130
+sigint_delay() {
+	setsid "$@" stat -a -D 3000 -e cs &
+	local pid=$! start
+	sleep 0.3
+	start=$(date +%s%N)
+	kill -INT "$pid"
+	wait_bounded "$pid"
+	local rc=$?
+	echo "$(( ($(date +%s%N) - start) / 1000000 ))" >"$tmp/ms"
+	return $rc
+}
+
 # SIGINT to the counting tool alone: it keeps waiting for the workload
 sigint_with_workload() {
 	setsid "$@" stat -e cs "$sleeper" 500 &
@@ -160,6 +173,12 @@ both sigint_system_wide
 expect_rc "SIGINT without a workload" 130
 grep -q "Performance counter stats for 'system wide'" "$tmp/b.err" ||
 	case_fail "SIGINT without a workload: no counts printed"
+
+LAST_RC=x
+both sigint_delay
+expect_rc "SIGINT during -D" 130
+[ "$(cat "$tmp/b.ms")" -lt 1000 ] ||
+	case_fail "SIGINT during -D 3000: bperf ended $(cat "$tmp/b.ms") ms after it, not at once"
 
 LAST_RC=x
 both sigint_with_workload
