@@ -5,13 +5,17 @@
 #   make              build ./bperf and the test workloads (.output/workloads/)
 #   make deps         install missing Debian packages and locales (root)
 #   make demo         deps + build, then count a few built-in workloads
-#   make check        deps + build, then tests/run.sh on this kernel and tools/vmtest in a QEMU guest
-#                     (tools/check: fails if either fails; KERNEL= as for vmtest)
+#   make check        deps + build (this machine's and arm64's), then tests/run.sh on this kernel and
+#                     tools/vmtest in QEMU guests, x86 and arm64 (tools/check: fails if any fails;
+#                     KERNEL= as for vmtest)
 #   make vmtest       deps + build, then tests/run.sh in a QEMU guest on Debian's stock kernel
 #                     (tools/vmtest; KERNEL=path/to/bzImage boots another kernel)
 #   make fuzz         fuzz the perf.data reader (tests/fuzz/) for FUZZ_SECONDS (default 600)
 #   make install      PREFIX=/usr/local DESTDIR= : bin/bperf and the man pages
 #   make clean
+#   ARCH=arm64        cross-build for arm64 (CROSS_COMPILE=aarch64-linux-gnu- by default) into
+#                     .output/arm64/: bperf, its BPF objects, tests and workloads (make deps
+#                     installs the cross compiler and the :arm64 libraries; tools/vmtest boots them)
 #   V=1               show the full commands
 #   GEN_VMLINUX_H=1   regenerate vmlinux/vmlinux.h from this machine's kernel BTF (do not commit)
 #
@@ -19,19 +23,41 @@
 # by user space as "X.skel.h". Every C object waits for all skeletons (order-only prerequisite).
 # User space includes the types shared with a BPF program as "bpf/X.h" (the repo top is on -I).
 
+HOST_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+# the target, as the kernel and the BPF tracing headers spell it (x86, arm64)
+ARCH ?= $(HOST_ARCH)
+override ARCH := $(patsubst x86_64,x86,$(patsubst aarch64,arm64,$(ARCH)))
+
+ifeq ($(ARCH),$(HOST_ARCH))
 OUTPUT := .output
+BPERF := bperf
+else
+# a cross build keeps to its own tree, so that the host's ./bperf and .output/ stay as they are
+OUTPUT := .output/$(ARCH)
+BPERF := $(OUTPUT)/bperf
+TRIPLET_arm64 := aarch64-linux-gnu
+TRIPLET_x86 := x86_64-linux-gnu
+TRIPLET := $(TRIPLET_$(ARCH))
+ifeq ($(TRIPLET),)
+$(error ARCH=$(ARCH): bperf cross-builds for x86 and arm64)
+endif
+CROSS_COMPILE ?= $(TRIPLET)-
+# Debian's multiarch -dev packages (libbpf-dev:arm64 ...) keep their .pc files here
+export PKG_CONFIG_LIBDIR := /usr/lib/$(TRIPLET)/pkgconfig:/usr/share/pkgconfig
+endif
 PREFIX ?= /usr/local
 DESTDIR ?=
 MANDIR ?= $(PREFIX)/share/man
 
 CC ?= cc
+ifneq ($(CROSS_COMPILE),)
+CC := $(CROSS_COMPILE)gcc
+endif
 CLANG ?= clang
 BPFTOOL ?= bpftool
 PKG_CONFIG ?= pkg-config
 LIBBPF_MIN_VERSION := 1.1
 
-# architecture name as the BPF tracing headers spell it
-BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/')
 
 ifeq ($(V),1)
 Q :=
@@ -53,7 +79,7 @@ CFLAGS ?= -O2 -g
 BPERF_CFLAGS = -std=gnu11 $(CFLAGS) -Wall -Wextra -Wno-unused-parameter \
 	-Wno-missing-field-initializers -D_GNU_SOURCE -Isrc -I$(OUTPUT) -I. $(PKG_CFLAGS) -MMD -MP
 BPERF_LIBS = $(PKG_LIBS) -lm
-BPF_CFLAGS = -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -g -O2 -Wall -Werror \
+BPF_CFLAGS = -target bpf -D__TARGET_ARCH_$(ARCH) -g -O2 -Wall -Werror \
 	-Ivmlinux -Ibpf -I$(OUTPUT) $(LIBBPF_INCLUDE) -MMD -MP
 # workloads are static so that their start-up page faults are few and always the same
 WORKLOAD_CFLAGS = -std=gnu11 -O2 -Wall -Wextra -D_GNU_SOURCE -static -pthread
@@ -98,7 +124,7 @@ MANPAGES := $(sort $(wildcard man/*.1))
 .PHONY: all deps demo check vmtest tests workloads skeletons install clean libbpf-check fuzz \
 	fuzz-build FORCE
 
-all: bperf workloads
+all: $(BPERF) workloads
 
 workloads: $(WORKLOADS)
 
@@ -109,10 +135,10 @@ tests: $(UNIT_BINS) $(HELPER_BINS) $(WORKLOADS) $(TOOL_BINS)
 fuzz-build: $(FUZZ_BINS)
 
 # longer fuzzing than the bounded run of tests/shell/fuzz_report.sh
-fuzz: bperf $(TOOL_BINS) $(FUZZ_BINS)
+fuzz: $(BPERF) $(TOOL_BINS) $(FUZZ_BINS)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh
 
-bperf: $(OBJS) | libbpf-check
+$(BPERF): $(OBJS) | libbpf-check
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(OBJS) $(BPERF_LIBS)
 
@@ -189,6 +215,7 @@ demo:
 check:
 	$(Q)$(MAKE) --no-print-directory deps
 	$(Q)$(MAKE) --no-print-directory all tests
+	$(Q)$(MAKE) --no-print-directory ARCH=arm64 all tests
 	KERNEL=$(KERNEL) tools/check
 
 vmtest:
@@ -196,14 +223,14 @@ vmtest:
 	$(Q)$(MAKE) --no-print-directory all tests
 	tools/vmtest $(if $(KERNEL),--kernel $(KERNEL))
 
-install: bperf
+install: $(BPERF)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1
-	install -m 0755 bperf $(DESTDIR)$(PREFIX)/bin/bperf
+	install -m 0755 $(BPERF) $(DESTDIR)$(PREFIX)/bin/bperf
 	$(if $(MANPAGES),install -m 0644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/)
 
 clean:
 	$(call msg,CLEAN,)
-	$(Q)rm -rf $(OUTPUT) bperf
+	$(Q)rm -rf $(OUTPUT) $(BPERF)
 
 -include $(wildcard $(OUTPUT)/*.d $(OUTPUT)/src/*.d $(OUTPUT)/src/*/*.d $(OUTPUT)/tests/*.d \
 	$(OUTPUT)/tools/*.d $(OUTPUT)/fuzz/*.d $(OUTPUT)/fuzz/src/*.d $(OUTPUT)/fuzz/src/*/*.d)

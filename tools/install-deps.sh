@@ -2,15 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Installs what bperf needs to build and test on Debian 12: missing packages through apt-get and
-# the en_US.UTF-8 / de_DE.UTF-8 locales the output tests use. Idempotent, and quick when all is
-# present: apt-get runs only if a package is missing.
+# the en_US.UTF-8 / de_DE.UTF-8 locales the output tests use. For the arm64 guest (tools/vmtest
+# --arch arm64) it adds dpkg's arm64 architecture and the bookworm-backports suite (its 6.12
+# kernel), so that apt can cross-build bperf and fetch the guest's Debian programs and kernels.
+# Idempotent, and quick when all is present: apt-get runs only if something is missing.
 set -euo pipefail
+
+FOREIGN_ARCH=arm64
+BACKPORTS_LIST=/etc/apt/sources.list.d/bperf-bookworm-backports.sources
 
 PACKAGES=(
 	clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config make gcc g++ libc6-dev
 	linux-perf locales
 	libclang-rt-14-dev	# libFuzzer and the sanitizer runtimes of Debian 12's clang 14 (make fuzz)
 	qemu-system-x86 busybox-static cpio
+	# make ARCH=arm64 and the arm64 guest (qemu-system-aarch64, from qemu-system-arm)
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross libbpf-dev:arm64 libelf-dev:arm64
+	zlib1g-dev:arm64 qemu-system-arm
 	jq	# the shared-counter tests read bpftool -j
 	strace	# tests/shell/unprivileged.sh: no bpf() call when privileges are missing
 )
@@ -23,6 +31,26 @@ as_root() {
 	fi
 }
 
+update_needed=
+if ! dpkg --print-foreign-architectures | grep -qx "$FOREIGN_ARCH"; then
+	as_root "adding the $FOREIGN_ARCH architecture"
+	echo "install-deps: dpkg --add-architecture $FOREIGN_ARCH"
+	dpkg --add-architecture "$FOREIGN_ARCH"
+	update_needed=1
+fi
+if ! apt-cache policy 2>/dev/null | grep -q ' bookworm-backports/main'; then
+	as_root "adding bookworm-backports"
+	echo "install-deps: adding bookworm-backports ($BACKPORTS_LIST)"
+	cat >"$BACKPORTS_LIST" <<EOF
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+	update_needed=1
+fi
+
 missing=()
 for pkg in "${PACKAGES[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
@@ -30,10 +58,12 @@ for pkg in "${PACKAGES[@]}"; do
 	fi
 done
 
-if [ ${#missing[@]} -gt 0 ]; then
-	as_root "installing ${missing[*]}"
-	echo "install-deps: installing ${missing[*]}"
+if [ ${#missing[@]} -gt 0 ] || [ -n "$update_needed" ]; then
+	as_root "installing ${missing[*]:-nothing (new apt sources)}"
 	apt-get update
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "install-deps: installing ${missing[*]}"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 

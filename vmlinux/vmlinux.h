@@ -141,32 +141,14 @@ struct bpf_raw_tracepoint_args {
 
 /* ---- kernel-internal structures, relocated by field name (CO-RE) ------------------------- */
 
-/* x86-64 register frame (also the user-visible context of perf_event programs) */
-struct pt_regs {
-	unsigned long r15;
-	unsigned long r14;
-	unsigned long r13;
-	unsigned long r12;
-	unsigned long bp;
-	unsigned long bx;
-	unsigned long r11;
-	unsigned long r10;
-	unsigned long r9;
-	unsigned long r8;
-	unsigned long ax;
-	unsigned long cx;
-	unsigned long dx;
-	unsigned long si;
-	unsigned long di;
-	unsigned long orig_ax;
-	unsigned long ip;
-	unsigned long cs;
-	unsigned long flags;
-	unsigned long sp;
-	unsigned long ss;
-} __attribute__((preserve_access_index));
-
-typedef struct pt_regs bpf_user_pt_regs_t;
+/* the register frames: the one part of this header that differs between architectures */
+#if defined(__TARGET_ARCH_x86)
+#include "vmlinux-x86.h"
+#elif defined(__TARGET_ARCH_arm64)
+#include "vmlinux-arm64.h"
+#else
+#error "vmlinux.h: no register frame for this __TARGET_ARCH (bperf builds for x86 and arm64)"
+#endif
 
 /* context of SEC("perf_event") programs */
 struct bpf_perf_event_data {
