@@ -5,8 +5,8 @@
 #   make              build ./bperf and the test workloads (.output/workloads/)
 #   make deps         install missing Debian packages and locales (root)
 #   make demo         deps + build, then count a few built-in workloads
-#   make check        deps + build (this machine's and arm64's), then tests/run.sh on this kernel and
-#                     tools/vmtest in QEMU guests, x86 and arm64 (tools/check: fails if any fails;
+#   make check        deps + build (this machine's and arm64's), then tests/run.sh on this kernel
+#                     and tools/vmtest in QEMU guests, x86 and arm64 (tools/check: fails if any fails;
 #                     KERNEL= as for vmtest)
 #   make vmtest       deps + build, then tests/run.sh in a QEMU guest on Debian's stock kernel
 #                     (tools/vmtest; KERNEL=path/to/bzImage boots another kernel)
