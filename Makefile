@@ -6,8 +6,8 @@
 #   make deps         install missing Debian packages and locales (root)
 #   make demo         deps + build, then count a few built-in workloads
 #   make check        deps + build (this machine's and arm64's), then tests/run.sh on this kernel
-#                     and tools/vmtest in QEMU guests, x86 and arm64 (tools/check: fails if any fails;
-#                     KERNEL= as for vmtest)
+#                     and tools/vmtest in QEMU guests, x86 and arm64 (tools/check: fails if one
+#                     fails; KERNEL= as for vmtest)
 #   make vmtest       deps + build, then tests/run.sh in a QEMU guest on Debian's stock kernel
 #                     (tools/vmtest; KERNEL=path/to/bzImage boots another kernel)
 #   make fuzz         fuzz the perf.data reader (tests/fuzz/) for FUZZ_SECONDS (default 600)
