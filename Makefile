@@ -9,7 +9,8 @@
 #                     and tools/vmtest in QEMU guests, x86 and arm64 (tools/check: fails if one
 #                     fails; KERNEL= as for vmtest)
 #   make vmtest       deps + build, then tests/run.sh in a QEMU guest on Debian's stock kernel
-#                     (tools/vmtest; KERNEL=path/to/bzImage boots another kernel)
+#                     (tools/vmtest; KERNEL=path/to/bzImage boots another kernel; with ARCH=arm64
+#                     the arm64 build on Debian's arm64 6.1 and 6.12 kernels)
 #   make fuzz         fuzz the perf.data reader (tests/fuzz/) for FUZZ_SECONDS (default 600)
 #   make install      PREFIX=/usr/local DESTDIR= : bin/bperf and the man pages
 #   make clean
@@ -221,7 +222,7 @@ check:
 vmtest:
 	$(Q)$(MAKE) --no-print-directory deps
 	$(Q)$(MAKE) --no-print-directory all tests
-	tools/vmtest $(if $(KERNEL),--kernel $(KERNEL))
+	tools/vmtest --arch $(ARCH) $(if $(KERNEL),--kernel $(KERNEL))
 
 install: $(BPERF)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1
