@@ -60,7 +60,57 @@ struct line_printer {
 	const struct stat_result *res;
 	const char *prefix;
 	int unit_width;
+	struct footer_hints *hints;	/* NULL: no footer follows (-I) */
 };
+
+/* perf's evlist__has_hybrid: an event is on a hybrid CPU PMU (cpu_core, cpu_atom) */
+static bool evlist_has_hybrid(const struct evlist *evlist)
+{
+	int i;
+
+	for (i = 0; i < evlist->nr; i++) {
+		const struct evsel *e = &evlist->entries[i];
+
+		if (e->hybrid || (e->pmu_name && !strncmp(e->pmu_name, "cpu_", 4)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * perf's is_mixed_hw_group: evsel leads a group, and the whole list (not only the group) holds
+ * events of two types other than software, which may join any group.
+ */
+static bool is_mixed_hw_group(const struct evlist *evlist, const struct evsel *evsel)
+{
+	__u32 type = evsel->attr.type;
+	int i;
+
+	if (evsel->nr_members < 2)
+		return false;
+	for (i = 0; i < evlist->nr; i++) {
+		__u32 t = evlist->entries[i].attr.type;
+
+		if (t == PERF_TYPE_SOFTWARE)
+			continue;
+		if (type == PERF_TYPE_SOFTWARE)
+			type = t;
+		else if (t != type)
+			return true;
+	}
+	return false;
+}
+
+/* A supported event printed <not counted>: the footer's hints, as perf's printout sets them. */
+static void note_not_counted(struct footer_hints *hints, const struct evlist *evlist,
+			     const struct evsel *evsel)
+{
+	if (!hints || evlist_has_hybrid(evlist))
+		return;
+	hints->not_counted = true;
+	if (is_mixed_hw_group(evlist, evsel))
+		hints->mixed_group = true;
+}
 
 static void print_one(const struct line_printer *lp, int ev, int aggr)
 {
@@ -86,6 +136,8 @@ static void print_one(const struct line_printer *lp, int ev, int aggr)
 
 	if (val->absent)
 		return;
+	if (!cl.counted && cl.supported)
+		note_not_counted(lp->hints, res->evlist, evsel);
 	if (cl.counted)
 		cl.nr_metrics = metrics_compute(res, ev, aggr, metrics, METRICS_MAX);
 	/* perf 6.1 finds no metric bases for a percore event's per-core lines under -A */
@@ -153,9 +205,9 @@ static void print_event_per_thread(const struct line_printer *lp, int ev)
 	free(tv);
 }
 
-/* metric_header: --metric-only prints its header line first */
+/* metric_header: --metric-only prints its header line first; hints: NULL or what to note */
 static void print_lines(const struct output_config *cfg, const struct stat_result *res,
-			bool metric_header)
+			bool metric_header, struct footer_hints *hints)
 {
 	char prefix[64];
 	struct line_printer lp = {
@@ -163,6 +215,7 @@ static void print_lines(const struct output_config *cfg, const struct stat_resul
 		.res = res,
 		.prefix = prefix,
 		.unit_width = unit_width(res),
+		.hints = hints,
 	};
 	int nr_ev = res->evlist->nr, ev, a;
 
@@ -203,18 +256,18 @@ static void print_lines(const struct output_config *cfg, const struct stat_resul
  * ambiguous CSV under e.g. de_DE). The std format keeps the user's locale.
  */
 static void print_lines_in_locale(const struct output_config *cfg, const struct stat_result *res,
-				  bool metric_header)
+				  bool metric_header, struct footer_hints *hints)
 {
 	locale_t c_locale, old = (locale_t)0;
 
 	if (cfg->format == OUTPUT_STD) {
-		print_lines(cfg, res, metric_header);
+		print_lines(cfg, res, metric_header, hints);
 		return;
 	}
 	c_locale = newlocale(LC_NUMERIC_MASK, "C", duplocale(LC_GLOBAL_LOCALE));
 	if (c_locale)
 		old = uselocale(c_locale);
-	print_lines(cfg, res, metric_header);
+	print_lines(cfg, res, metric_header, hints);
 	if (c_locale) {
 		uselocale(old);
 		freelocale(c_locale);
@@ -223,7 +276,7 @@ static void print_lines_in_locale(const struct output_config *cfg, const struct 
 
 void print_counter_lines(const struct output_config *cfg, const struct stat_result *res)
 {
-	print_lines_in_locale(cfg, res, true);
+	print_lines_in_locale(cfg, res, true, NULL);
 }
 
 void print_header(const struct output_config *cfg, const struct run_summary *sum)
@@ -232,21 +285,24 @@ void print_header(const struct output_config *cfg, const struct run_summary *sum
 		std_print_header(cfg->out, sum);
 }
 
-void print_footer(const struct output_config *cfg, const struct run_summary *sum)
+void print_footer(const struct output_config *cfg, const struct run_summary *sum,
+		  const struct footer_hints *hints)
 {
 	if (cfg->format == OUTPUT_STD)
-		std_print_footer(cfg->out, sum);
+		std_print_footer(cfg->out, sum, hints);
 }
 
 void print_counters(const struct output_config *cfg, const struct stat_result *res,
 		    const struct run_summary *sum)
 {
+	struct footer_hints hints = { 0 };
+
 	fflush(stdout);
 	if (!res->interval)
 		print_header(cfg, sum);
-	print_counter_lines(cfg, res);
+	print_lines_in_locale(cfg, res, true, &hints);
 	if (!res->interval)
-		print_footer(cfg, sum);
+		print_footer(cfg, sum, &hints);
 	fflush(cfg->out);
 }
 
@@ -267,6 +323,6 @@ void print_interval(const struct output_config *cfg, const struct stat_result *r
 	 */
 	if (!cfg->metric_only && ((cfg->format == OUTPUT_STD && header) || cfg->interval_clear))
 		std_print_interval_header(cfg, res->aggr_mode, unit_width(res));
-	print_lines_in_locale(cfg, res, header);
+	print_lines_in_locale(cfg, res, header, NULL);
 	fflush(cfg->out);
 }

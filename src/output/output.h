@@ -39,7 +39,18 @@ void print_counter_lines(const struct output_config *cfg, const struct stat_resu
 void print_interval(const struct output_config *cfg, const struct stat_result *res,
 		    unsigned int nr_printed);
 
+/*
+ * What perf's footer adds under the counts, learnt while printing the lines: a supported event
+ * printed <not counted> (the NMI watchdog hint), and such an event leads a group while the list
+ * mixes hardware PMUs (the "reorganizing the group" hint).
+ */
+struct footer_hints {
+	bool not_counted;
+	bool mixed_group;
+};
+
 void print_header(const struct output_config *cfg, const struct run_summary *sum);
-void print_footer(const struct output_config *cfg, const struct run_summary *sum);
+void print_footer(const struct output_config *cfg, const struct run_summary *sum,
+		  const struct footer_hints *hints);
 
 #endif

@@ -87,7 +87,7 @@ void csv_interval_prefix(char *buf, size_t size, unsigned long sec, unsigned lon
 void json_interval_prefix(char *buf, size_t size, unsigned long sec, unsigned long nsec);
 
 void std_print_header(FILE *out, const struct run_summary *sum);
-void std_print_footer(FILE *out, const struct run_summary *sum);
+void std_print_footer(FILE *out, const struct run_summary *sum, const struct footer_hints *hints);
 
 /* The std "#           time             counts unit events" line for -I. */
 void std_print_interval_header(const struct output_config *cfg, enum aggr_mode mode,

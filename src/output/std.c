@@ -210,7 +210,7 @@ static void print_run_table(FILE *out, const struct run_summary *sum, int precis
 	fprintf(out, "\n%*s# Final result:\n", indent, "");
 }
 
-void std_print_footer(FILE *out, const struct run_summary *sum)
+void std_print_footer(FILE *out, const struct run_summary *sum, const struct footer_hints *hints)
 {
 	double avg = sum->elapsed_s;
 
@@ -237,4 +237,13 @@ void std_print_footer(FILE *out, const struct run_summary *sum)
 			fprintf(out, "  ( +-%6.2f%% )", pct);
 	}
 	fprintf(out, "\n\n");
+
+	if (hints->not_counted && sum->nmi_watchdog)
+		fprintf(out, "Some events weren't counted. Try disabling the NMI watchdog:\n"
+			"\techo 0 > /proc/sys/kernel/nmi_watchdog\n"
+			"\tbperf stat ...\n"
+			"\techo 1 > /proc/sys/kernel/nmi_watchdog\n");
+	if (hints->mixed_group)
+		fprintf(out, "The events in group usually have to be from the same PMU. "
+			"Try reorganizing the group.\n");
 }

@@ -24,6 +24,7 @@
 #include "hooks.h"
 #include "pmu_merge.h"
 #include "metric_events.h"
+#include "open_error.h"
 #include "options.h"
 #include "percore.h"
 #include "run_stats.h"
@@ -620,6 +621,7 @@ static void print_results(struct stat_run *r)
 	sum.null_run = o->null_run;
 	sum.run_elapsed_s = r->run_elapsed;
 	sum.print_table = o->run_table;
+	sum.nmi_watchdog = nmi_watchdog_enabled();
 	print_counters(&r->out, &res, &sum);
 }
 

@@ -21,6 +21,15 @@ int perf_event_paranoid(void)
 	return (int)v;
 }
 
+bool nmi_watchdog_enabled(void)
+{
+	char buf[32];
+
+	if (read_text_file("/proc/sys/kernel/nmi_watchdog", buf, sizeof(buf)))
+		return false;
+	return atoi(buf) > 0;
+}
+
 bool open_error_fallback(struct evsel *evsel, int err, int verbose)
 {
 	struct perf_event_attr *attr = &evsel->attr;

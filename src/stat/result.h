@@ -120,6 +120,8 @@ struct run_summary {
 	bool null_run;		/* -n */
 	bool print_table;	/* --table with -r N: per-run table before the elapsed line */
 	const double *run_elapsed_s; /* [run_count] wall time of each run, for --table */
+	/* /proc/sys/kernel/nmi_watchdog is on: uncounted events get perf's hint to turn it off */
+	bool nmi_watchdog;
 };
 
 #endif

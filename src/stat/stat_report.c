@@ -16,6 +16,7 @@
 #include "../data/records.h"
 #include "../util/parse_options.h"
 #include "aggregate.h"
+#include "open_error.h"
 #include "run_stats.h"
 
 /* (cpus x threads) cells over all events: keeps a hostile map from asking for gigabytes */
@@ -439,10 +440,12 @@ static void print_round(struct report *rp, bool interval, __u64 time_ns)
 		.elapsed_s = rp->walltime.mean / 1e9,
 	};
 
-	if (interval)
+	if (interval) {
 		print_interval(&rp->ro->out, &res, rp->nr_printed++);
-	else
-		print_counters(&rp->ro->out, &res, &sum);
+		return;
+	}
+	sum.nmi_watchdog = nmi_watchdog_enabled();
+	print_counters(&rp->ro->out, &res, &sum);
 }
 
 static int on_stat_round(struct report *rp, const struct data_record *rec)

@@ -71,6 +71,9 @@ void cpu_topology_read(struct cpu_topology *topo, const char *sysfs_root, int nr
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		socket[cpu] = read_cpu_id(sysfs_root, cpu, "physical_package_id");
 		die[cpu] = read_cpu_id(sysfs_root, cpu, "die_id");
+		/* no die_id (arm64, older kernels): one die per socket, S0-D0 as perf prints it */
+		if (die[cpu] < 0)
+			die[cpu] = 0;
 		core[cpu] = read_cpu_id(sysfs_root, cpu, "core_id");
 	}
 	read_nodes(node, sysfs_root, nr_cpus);

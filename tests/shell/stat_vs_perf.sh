@@ -62,6 +62,9 @@ human mixed -e task-clock,cs,page-faults,cycles,msr/tsc/,duration_time "$PP" 20
 # a group with a refused member cannot be read: all of it is <not counted>, and feeds no metric
 human group_member_refused -e '{task-clock,cycles,page-faults},cs' "$SLEEP" 10
 csv csv_group_member_refused , , -I 200 -e '{task-clock,cycles,page-faults},cs' "$SLEEP" 300
+# ... and with events of two PMU types in the list (cycles, msr), perf's footer suggests
+# reorganizing the group
+human group_mixed_pmus -e '{task-clock,cycles,page-faults},msr/tsc/' "$SLEEP" 10
 # a refused group leader is fatal: "The cycles event is not supported.", exit 255
 human group_leader_refused -e 'page-faults,{cycles,task-clock}:u' "$SLEEP" 10
 # a CPU that does not exist refuses every event, tool events included

@@ -91,6 +91,9 @@ make_hybrid_tree() {
 
 make_smt_tree "$tmp/interleaved" interleaved
 make_smt_tree "$tmp/siblings" siblings
+# arm64's sysfs (and older kernels'): no die_id file
+make_smt_tree "$tmp/nodie" siblings
+rm "$tmp"/nodie/devices/system/cpu/cpu*/topology/die_id
 make_hybrid_tree "$tmp/hybrid"
 make_hybrid_tree "$tmp/hybrid_msr" "$(cat /sys/bus/event_source/devices/msr/type)"
 
@@ -137,6 +140,10 @@ expect_labels "siblings --per-core" "S0-D0-C0,2;S0-D0-C0,2" \
 expect_labels "siblings --per-node" "N0,2;N0,2" 1,2 siblings --per-node -a -e $EV "$SLEEP" 20
 expect_labels "siblings -A percore" "S0-D0-C0,msr/tsc;CPU0,page-faults;CPU1,page-faults" \
 	1,4 siblings -A -a -e msr/tsc,percore=1/,page-faults "$SLEEP" 20
+# without die_id perf counts one die per socket: D0, never D-1
+expect_labels "nodie --per-die" "S0-D0,2;S0-D0,2" 1,2 nodie --per-die -a -e $EV "$SLEEP" 20
+expect_labels "nodie --per-core" "S0-D0-C0,2;S0-D0-C0,2" 1,2 nodie --per-core -a -e $EV \
+	"$SLEEP" 20
 expect_labels "siblings -A --percore-show-thread" \
 	"CPU0,msr/tsc;CPU1,msr/tsc;CPU0,page-faults;CPU1,page-faults" \
 	1,4 siblings -A --percore-show-thread -a -e msr/tsc,percore=1/,page-faults "$SLEEP" 20
