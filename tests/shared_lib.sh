@@ -37,10 +37,12 @@ shared_cleanup() {
 	rm -rf "$TMP"
 }
 
-# The ids of loaded programs named like the leader's, one a line.
+# The ids of loaded programs named like the leader's, one a line, sorted as comm wants them.
+# bpftool's plain lines ("ID: TYPE  name NAME  tag ..."): jq's start-up alone takes a second
+# or two in the emulated arm64 guest, and assert_nothing_left polls this.
 leader_prog_ids() {
-	bpftool -j prog show | jq -r --arg names "$LEADER_PROGS" \
-		'.[] | select(.name as $n | $names | split(" ") | index($n)) | .id' | sort -n
+	bpftool prog show | awk -v names=" $LEADER_PROGS " \
+		'/^[0-9]+:/ && $3 == "name" && index(names, " " $4 " ") { print $1 + 0 }' | sort
 }
 
 # count_on_switch: loaded programs named on_switch.

@@ -291,6 +291,51 @@ static int sys_perf_event_open(struct perf_event_attr *attr, int cpu, int group_
 	return (int)syscall(__NR_perf_event_open, attr, -1, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 }
 
+/* Member m of a leader's event (nr members) on cpu, in the group of group_fd: an fd or -errno. */
+static int open_member(const struct perf_event_attr *attrs, int nr, int m, int cpu, int group_fd)
+{
+	struct perf_event_attr attr = attrs[m];
+	int fd;
+
+	/* a group starts once complete, as perf enables its groups */
+	attr.disabled = nr > 1 && m == 0;
+	attr.inherit = 0;
+	attr.enable_on_exec = 0;
+	attr.sample_type = 0;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd = sys_perf_event_open(&attr, cpu, group_fd);
+	if (fd < 0 && errno == EINVAL && (attr.exclude_guest || attr.exclude_host)) {
+		/* perf's fallback for PMUs that refuse them (msr) */
+		attr.exclude_guest = attr.exclude_host = 0;
+		fd = sys_perf_event_open(&attr, cpu, group_fd);
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+int leader_probe_group(const struct perf_event_attr *attrs, int nr, int *member_err)
+{
+	struct cpu_map online;
+	int fds[LEADER_MAX_MEMBERS], m, err;
+
+	err = cpu_map_online(&online);
+	if (err)
+		return err;
+	for (m = 0; m < nr; m++) {
+		fds[m] = open_member(attrs, nr, m, online.cpus[0], m ? fds[0] : -1);
+		member_err[m] = fds[m] < 0 ? fds[m] : 0;
+		if (!err)
+			err = member_err[m];
+		/* perf tries every member of a group whose leader opened */
+		if (!m && err)
+			break;
+	}
+	while (--m >= 0)
+		if (fds[m] >= 0)
+			close(fds[m]);
+	cpu_map_free(&online);
+	return err;
+}
+
 /* The per-CPU events of every member, installed in the leader's events array. */
 static int install_events(struct leader_bpf *skel, const struct perf_event_attr *attrs, int nr,
 			  int nr_cpus)
@@ -306,24 +351,11 @@ static int install_events(struct leader_bpf *skel, const struct perf_event_attr 
 		int cpu = online.cpus[i], fds[LEADER_MAX_MEMBERS];
 
 		for (m = 0; m < nr; m++) {
-			struct perf_event_attr attr = attrs[m];
 			__u32 key = m * nr_cpus + cpu;
 
-			/* a group starts once complete, as perf enables its groups */
-			attr.disabled = nr > 1 && m == 0;
-			attr.inherit = 0;
-			attr.enable_on_exec = 0;
-			attr.sample_type = 0;
-			attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-					   PERF_FORMAT_TOTAL_TIME_RUNNING;
-			fds[m] = sys_perf_event_open(&attr, cpu, m ? fds[0] : -1);
-			if (fds[m] < 0 && errno == EINVAL && (attr.exclude_guest || attr.exclude_host)) {
-				/* perf's fallback for PMUs that refuse them (msr) */
-				attr.exclude_guest = attr.exclude_host = 0;
-				fds[m] = sys_perf_event_open(&attr, cpu, m ? fds[0] : -1);
-			}
+			fds[m] = open_member(attrs, nr, m, cpu, m ? fds[0] : -1);
 			if (fds[m] < 0) {
-				err = -errno;
+				err = fds[m];
 				break;
 			}
 			if (bpf_map_update_elem(map_fd, &key, &fds[m], BPF_ANY)) {

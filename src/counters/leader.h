@@ -57,6 +57,13 @@ int leader_get(const struct attr_map *map, const struct perf_event_attr *key,
 	       struct leader_handle *h);
 void leader_put(struct leader_handle *h);
 /*
+ * Whether a group of nr events opens on the PMU as one group (on the first online CPU): 0, or
+ * the first member's refusal with every member's in member_err[] (0 where it opened; the
+ * members after a refused leader are not tried). A group can be too big for the PMU's counters:
+ * then the kernel refuses the member that does not fit, and no leader is made for it.
+ */
+int leader_probe_group(const struct perf_event_attr *attrs, int nr, int *member_err);
+/*
  * For the last bperf session of the leader: deletes the entries that name it, but for that
  * under key while another program follows the leader (an upstream perf session).
  */

@@ -20,10 +20,24 @@ struct shared_priv {
 	__u32 slot;
 	enum leader_filter_type filter;	/* but for FILTER_TID (-a, -C, -G), counts stay per CPU */
 	struct bpf_perf_event_value *buf; /* [possible CPUs] */
+	/*
+	 * Every member's sums, read at once when the group's leader is read: perf reads a group
+	 * in one read, with one enabled and running time for all its members (those of the
+	 * first, the kernel schedules them together), and so do the members here.
+	 */
+	struct bpf_perf_event_value *vals; /* [member][possible CPUs] */
+	int read_err;	/* of the last read of vals */
 	/* -a / -C: raw readings at the last enable, and the sums of enabled periods before it */
 	struct bpf_perf_event_value *base, *saved; /* [member][possible CPUs] */
 	int nr_members;
 	bool enabled;
+	/*
+	 * A group the PMU cannot hold (more members than counters): no leader, and each
+	 * member's refusal (0 for those the kernel took). perf prints such a group as
+	 * <not counted>, its refused members as <not supported>; so does this session.
+	 */
+	bool refused;
+	int member_err[LEADER_MAX_MEMBERS];
 	const char *map_path;
 	const struct target *target;
 	struct perf_event_attr key;	/* the attr map key of the leader */
@@ -89,16 +103,34 @@ static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	int err, m;
 
 	/* One slot serves every CPU of the target, and every member of a group. */
-	if (cpu_idx || c->leader != c)
+	if (cpu_idx)
 		return 0;
+	if (c->leader != c) {
+		p = c->leader->priv;
+		/* the kernel's refusal of this member, as direct counting would meet it */
+		return p && p->refused ? p->member_err[c->member_idx] : 0;
+	}
 	if (nr > LEADER_MAX_MEMBERS)
 		return -E2BIG;
 	for (m = 0; m < nr; m++)
 		attrs[m] = (c->members ? c->members[m] : c)->evsel->parsed_attr;
+	p = xzalloc(sizeof(*p));
+	/* Before any leader is made: a BPF load costs far more than these opens. */
+	if (nr > 1) {
+		err = leader_probe_group(attrs, nr, p->member_err);
+		if (err && p->member_err[0]) {
+			free(p);
+			return err;
+		}
+		if (err) {
+			p->refused = true;
+			c->priv = p;
+			return 0;
+		}
+	}
 	key = attrs[0];
 	if (nr > 1)
 		group_key(attrs, nr, &key);
-	p = xzalloc(sizeof(*p));
 	p->map_path = ctx->bpf_attr_map ? ctx->bpf_attr_map : DEFAULT_ATTR_MAP_PATH;
 	build_spec(c, ctx, &spec);
 	spec.enabled = false;
@@ -125,6 +157,7 @@ static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	p->target = ctx->target;
 	p->key = key;
 	p->buf = xzalloc(p->leader.nr_cpus * sizeof(*p->buf));
+	p->vals = xzalloc(nr * p->leader.nr_cpus * sizeof(*p->vals));
 	p->nr_members = nr;
 	if (p->filter == FILTER_CPU) {
 		p->base = xzalloc(nr * p->leader.nr_cpus * sizeof(*p->base));
@@ -175,7 +208,7 @@ static int shared_set_enabled(struct counter *c, bool enabled)
 	int err;
 
 	/* a group's members share their leader's slot */
-	if (!p || c->leader != c)
+	if (!p || p->refused || c->leader != c)
 		return 0;
 	/* Slices that ran before this moment belong to the old state. */
 	err = leader_sync(&p->leader);
@@ -186,25 +219,42 @@ static int shared_set_enabled(struct counter *c, bool enabled)
 	return leader_slot_set_enabled(&p->leader, p->slot, enabled);
 }
 
-/* -a / -C: what each CPU counted in the enabled periods so far. */
-static int read_cpu_counts(struct shared_priv *p, int member)
+/* -a / -C: what each CPU counted in the enabled periods so far, into out[possible CPUs]. */
+static int read_cpu_counts(struct shared_priv *p, int member, struct bpf_perf_event_value *out)
 {
 	__u32 nr_cpus = p->leader.nr_cpus, cpu;
 	const struct bpf_perf_event_value *base = &p->base[member * nr_cpus];
 	const struct bpf_perf_event_value *saved = &p->saved[member * nr_cpus];
 	int err;
 
-	err = leader_read_raw(&p->leader, member, p->buf);
+	err = leader_read_raw(&p->leader, member, out);
 	if (err)
 		return err;
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		struct bpf_perf_event_value sum = saved[cpu];
 
 		if (p->enabled)
-			add_value(&sum, &p->buf[cpu], &base[cpu]);
-		p->buf[cpu] = sum;
+			add_value(&sum, &out[cpu], &base[cpu]);
+		out[cpu] = sum;
 	}
 	return 0;
+}
+
+/* Brings the leader up to date and reads every member's sums into p->vals. */
+static int read_members(struct shared_priv *p)
+{
+	int err, m;
+
+	err = leader_sync(&p->leader);
+	for (m = 0; m < p->nr_members && !err; m++) {
+		struct bpf_perf_event_value *out = &p->vals[m * p->leader.nr_cpus];
+
+		if (p->filter == FILTER_CPU)
+			err = read_cpu_counts(p, m, out);
+		else
+			err = leader_read(&p->leader, p->slot, m, out);
+	}
+	return err;
 }
 
 static int shared_enable(struct counter *c)
@@ -217,21 +267,25 @@ static int shared_disable(struct counter *c)
 	return shared_set_enabled(c, false);
 }
 
+/* The members are read in list order, after their leader, which reads them all. */
 static int shared_read(struct counter *c)
 {
 	struct shared_priv *p = c->leader->priv;
+	const struct bpf_perf_event_value *vals, *times;
 	const struct target *t;
-	int err, i, cpu;
+	int i, cpu;
 
 	if (!p)
 		return 0;
-	err = leader_sync(&p->leader);
-	if (!err && p->filter == FILTER_CPU)
-		err = read_cpu_counts(p, c->member_idx);
-	else if (!err)
-		err = leader_read(&p->leader, p->slot, c->member_idx, p->buf);
-	if (err)
-		return err;
+	/* perf's read of a group short of members fails: the whole group is <not counted> */
+	if (p->refused)
+		return -ENOSPC;
+	if (c->leader == c)
+		p->read_err = read_members(p);
+	if (p->read_err)
+		return p->read_err;
+	vals = &p->vals[c->member_idx * p->leader.nr_cpus];
+	times = p->vals;
 	memset(c->counts, 0, c->nr_cpus * c->nr_threads * sizeof(*c->counts));
 	if (p->filter != FILTER_TID) {
 		t = p->target;
@@ -239,16 +293,16 @@ static int shared_read(struct counter *c)
 			cpu = t->cpus.cpus[i];
 			if (cpu < 0 || (__u32)cpu >= p->leader.nr_cpus)
 				continue;
-			counter_count(c, i, 0)->val = p->buf[cpu].counter;
-			counter_count(c, i, 0)->ena = p->buf[cpu].enabled;
-			counter_count(c, i, 0)->run = p->buf[cpu].running;
+			counter_count(c, i, 0)->val = vals[cpu].counter;
+			counter_count(c, i, 0)->ena = times[cpu].enabled;
+			counter_count(c, i, 0)->run = times[cpu].running;
 		}
 		return 0;
 	}
 	for (cpu = 0; cpu < (int)p->leader.nr_cpus; cpu++) {
-		counter_count(c, 0, 0)->val += p->buf[cpu].counter;
-		counter_count(c, 0, 0)->ena += p->buf[cpu].enabled;
-		counter_count(c, 0, 0)->run += p->buf[cpu].running;
+		counter_count(c, 0, 0)->val += vals[cpu].counter;
+		counter_count(c, 0, 0)->ena += times[cpu].enabled;
+		counter_count(c, 0, 0)->run += times[cpu].running;
 	}
 	return 0;
 }
@@ -260,6 +314,8 @@ static void shared_close(struct counter *c)
 
 	if (!p)
 		return;
+	if (p->refused)
+		goto out;
 	if (!attr_map_open_locked(&map, p->map_path)) {
 		/* bperf's last session takes the entry out, unless upstream perf's still count */
 		if (leader_slot_release(&p->leader, p->slot))
@@ -268,7 +324,9 @@ static void shared_close(struct counter *c)
 		attr_map_close(&map);
 	}
 	leader_put(&p->leader);
+out:
 	free(p->buf);
+	free(p->vals);
 	free(p->base);
 	free(p->saved);
 	free(p);
