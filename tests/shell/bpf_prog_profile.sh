@@ -7,7 +7,9 @@
 # runs (BPF statistics, on in the helper meanwhile): above zero and below it, since the
 # profiler's window sits inside the one the kernel times; two programs at once each get their
 # own exact runs; several events at once are all counted; an event's run time (the -x column) is
-# the time the program ran, as in upstream perf. Nothing of bperf's stays loaded.
+# the time the program ran, as in upstream perf; hardware events where the PMU counts them (the
+# arm64 guest): instructions only in the program's runs, in proportion to them, none in user
+# space, none for a program that does not run. Nothing of bperf's stays loaded.
 . "$(dirname "$0")/../lib.sh"
 require_root
 tmp=$(mktemp -d)
@@ -79,6 +81,43 @@ for ev in cpu-clock task-clock msr/tsc/; do
 		fail "several events: no $ev per run in the runs lines"
 done
 assert_no_profiler "several events"
+
+# 4. hardware events, where the PMU counts them (the arm64 guest): instructions count only while
+# a program runs, so a program run 4 times as often gets 4 times the instructions (the same per
+# run), none of them in user space, and a program that does not run gets none while another runs
+if "$PERF" stat -e instructions -x, true 2>&1 | grep -q '<not supported>'; then
+	echo "hardware events: not checked, instructions are <not supported> here"
+else
+	"$BPERF" stat -b "$a,$b" -e instructions,instructions:u,cycles -x, -- \
+		sh -c "'$RUNNER' run $a $N && '$RUNNER' run $b $((N * 4))" >/dev/null 2>"$tmp/hw" ||
+		fail "hardware events: exit $?: $(cat "$tmp/hw")"
+	cat "$tmp/hw"
+	assert_eq "$N" "$(csv_value "$tmp/hw" "bpf-prog-$a-runs")" "hardware events: runs of $a"
+	assert_eq "$((N * 4))" "$(csv_value "$tmp/hw" "bpf-prog-$b-runs")" \
+		"hardware events: runs of $b"
+	assert_eq 0 "$(csv_value "$tmp/hw" instructions:u)" "hardware events: instructions:u"
+	for ev in instructions cycles; do
+		awk -v v="$(csv_value "$tmp/hw" "$ev")" 'BEGIN { exit !(v > 0) }' ||
+			fail "hardware events: $ev counted nothing"
+	done
+	# the per-run figures of the runs lines: PROG EVENT/run
+	per_run() {
+		awk -F, -v prog="bpf-prog-$1-runs" -v what="$2/run" '
+			$3 ~ /^bpf-prog-[0-9]+-runs$/ { mine = $3 == prog }
+			mine && $7 == what { print $6; exit }' "$tmp/hw"
+	}
+	awk -v a="$(per_run "$a" instructions)" -v b="$(per_run "$b" instructions)" 'BEGIN {
+		printf "instructions per run: %s and %s\n", a, b
+		exit !(a > 0 && b > 0 && a < b * 1.1 && b < a * 1.1)
+	}' || fail "hardware events: the programs' instructions per run differ by more than 10%"
+	"$BPERF" stat -b "$a" -e instructions -x, -- "$RUNNER" run "$b" "$N" >/dev/null \
+		2>"$tmp/idle" || fail "a program that does not run: exit $?: $(cat "$tmp/idle")"
+	cat "$tmp/idle"
+	assert_eq 0 "$(csv_value "$tmp/idle" "bpf-prog-$a-runs")" "a program that does not run: runs"
+	assert_eq "<not counted>" "$(csv_value "$tmp/idle" instructions)" \
+		"a program that does not run: instructions"
+	assert_no_profiler "hardware events"
+fi
 
 unload_targets
 assert_nothing_left "the end"
