@@ -27,17 +27,7 @@ fi
 
 # Attr blocks from a -vv log: only blocks opened on cpu -1 or cpu 0.
 blocks() {
-	awk '
-	/^-+$/ && !inblk && !pending { inblk = 1; blk = ""; next }
-	inblk && /^-+$/ { inblk = 0; pending = 1; next }
-	inblk { blk = blk $0 "\n"; next }
-	pending && /^sys_perf_event_open: / {
-		pending = 0
-		if ($0 ~ /cpu (-1|0) /)
-			printf "%s--\n", blk
-		next
-	}
-	'
+	awk -f "$(dirname "$0")/../attr_blocks.awk"
 }
 
 fail=0

@@ -176,17 +176,9 @@ check_retry group_mux group_mux
 
 # ---- perf_event_attr (-vv) --------------------------------------------------------------------
 # attr_blocks: the perf_event_attr blocks of a -vv log opened on cpu -1 or 0, open retries
-# included (as tests/shell/attr_vs_perf.sh)
+# included (tests/attr_blocks.awk, as attr_vs_perf.sh)
 attr_blocks() {
-	awk '/^-+$/ && !inblk && !pending { inblk = 1; blk = ""; next }
-	     inblk && /^-+$/ { inblk = 0; pending = 1; next }
-	     inblk { blk = blk $0 "\n"; next }
-	     pending && /^sys_perf_event_open: / {
-		pending = 0
-		if ($0 ~ /cpu (-1|0) /)
-			printf "%s--\n", blk
-		next
-	     }'
+	awk -f "$(dirname "$0")/../attr_blocks.awk"
 }
 
 attrs() {
