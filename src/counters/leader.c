@@ -262,9 +262,14 @@ static enum entry_kind adopt_leader(struct leader_handle *h, const struct attr_m
 	h->link_fds[1] = bpf_link_get_fd_by_id(st.exec_link_id);
 	h->link_fds[2] = bpf_link_get_fd_by_id(st.newtask_link_id);
 	h->link_fds[3] = bpf_link_get_fd_by_id(st.cgroup_link_id);
-	for (i = 1; i < LEADER_NR_LINKS; i++)
+	for (i = 1; i < LEADER_EXIT_LINK; i++)
 		if (h->link_fds[i] < 0)
 			goto fail;
+	if (st.exit_link_id) {
+		h->link_fds[LEADER_EXIT_LINK] = bpf_link_get_fd_by_id(st.exit_link_id);
+		if (h->link_fds[LEADER_EXIT_LINK] < 0)
+			goto fail;
+	}
 	h->nr_members = nr;
 	h->nr_cpus = st.nr_cpus;
 	h->link_id = entry->link_id;
@@ -356,6 +361,12 @@ static __u32 context_switch_members(const struct perf_event_attr *attrs, int nr)
 	return mask;
 }
 
+/* Whether kprobes can be attached: the kernel has the kprobe PMU they are made through. */
+static bool kprobes_available(void)
+{
+	return access("/sys/bus/event_source/devices/kprobe", F_OK) == 0;
+}
+
 /* *out = a dup of fd kept past the skeleton, unless err is set already; 0 or the first -errno */
 static int dup_fd(int fd, int *out, int err)
 {
@@ -384,6 +395,8 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	skel->rodata->prev_owner_members = context_switch_members(attrs, nr);
 	_Static_assert(sizeof(*key) <= LEADER_KEY_SIZE, "attr map key too big for the leader");
 	memcpy((void *)skel->rodata->attr_key, key, sizeof(*key));
+	/* kernels without kprobes (no kprobe PMU) end a task's count at its last switch */
+	bpf_program__set_autoload(skel->progs.on_exit_task, kprobes_available());
 	err = leader_bpf__load(skel);
 	if (err)
 		goto out;
@@ -391,9 +404,13 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	progs[1] = skel->progs.on_exec;
 	progs[2] = skel->progs.on_newtask;
 	progs[3] = skel->progs.on_cgroup_move;
+	progs[LEADER_EXIT_LINK] = skel->progs.on_exit_task;
 	for (i = 0; i < LEADER_NR_LINKS; i++) {
+		if (i == LEADER_EXIT_LINK && !bpf_program__autoload(progs[i]))
+			continue;
 		links[i] = bpf_program__attach(progs[i]);
-		if (!links[i]) {
+		/* a kernel that refuses the probe counts as one without kprobes */
+		if (!links[i] && i != LEADER_EXIT_LINK) {
 			err = -errno;
 			goto out;
 		}
@@ -403,6 +420,8 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	st.exec_link_id = link_id_of(bpf_link__fd(links[1]));
 	st.newtask_link_id = link_id_of(bpf_link__fd(links[2]));
 	st.cgroup_link_id = link_id_of(bpf_link__fd(links[3]));
+	if (links[LEADER_EXIT_LINK])
+		st.exit_link_id = link_id_of(bpf_link__fd(links[LEADER_EXIT_LINK]));
 	err = dup_fd(bpf_map__fd(skel->maps.leader_state), &h->state_fd, 0);
 	err = dup_fd(bpf_map__fd(skel->maps.sessions), &h->sessions_fd, err);
 	err = dup_fd(bpf_map__fd(skel->maps.accum), &h->accum_fd, err);
@@ -410,7 +429,8 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	err = dup_fd(bpf_map__fd(skel->maps.prev_readings), &h->prev_fd, err);
 	err = dup_fd(bpf_program__fd(skel->progs.on_switch), &h->prog_fd, err);
 	for (i = 0; i < LEADER_NR_LINKS; i++)
-		err = dup_fd(bpf_link__fd(links[i]), &h->link_fds[i], err);
+		if (links[i])
+			err = dup_fd(bpf_link__fd(links[i]), &h->link_fds[i], err);
 	if (!err)
 		err = write_state(h, &st);
 	if (!err)
