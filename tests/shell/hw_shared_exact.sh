@@ -67,8 +67,9 @@ pairs() {
 }
 
 # One session holds the leaders all along (-a: it costs nothing at a switch): each case joins
-# them instead of loading its own (about a second of emulated time a leader).
-taskset -c 0 "$BPERF" stat -a -x, -o "$TMP/hold" --bpf-attr-map "$SHARED_MAP" \
+# them instead of loading its own (about 10 s a leader in the emulated guest). Its own process
+# group, so that a failure's cleanup ends its workload too.
+setsid taskset -c 0 "$BPERF" stat -a -x, -o "$TMP/hold" --bpf-attr-map "$SHARED_MAP" \
 	-e instructions:b,cycles:ub -- "$W/sleeper" 600000 &
 holder=$!
 BG_PIDS+=("$holder")
