@@ -512,7 +512,8 @@ int BPF_PROG(on_cgroup_move, struct cgroup *dst, const char *path, struct task_s
  * kprobes, from the first switch past that point on). Only while thread or cgroup sessions are
  * active: a read (not at a switch) as far as the pending context-switch increment goes.
  */
-SEC("kprobe/perf_event_exit_task")
+/* attached by hand to perf_event_exit_task() (leader.c), never by the skeleton */
+SEC("kprobe")
 int BPF_KPROBE(on_exit_task, struct task_struct *child)
 {
 	struct leader_state *st;

@@ -361,10 +361,28 @@ static __u32 context_switch_members(const struct perf_event_attr *attrs, int nr)
 	return mask;
 }
 
-/* Whether kprobes can be attached: the kernel has the kprobe PMU they are made through. */
-static bool kprobes_available(void)
+/*
+ * on_exit_task's kprobe, attached here rather than by libbpf, whose link would keep the probe's
+ * perf event fd open in this process for good: the link holds the event itself. Returns the link
+ * fd, or -errno where the kernel has no kprobes or refuses this one.
+ */
+static int attach_exit_probe(const struct bpf_program *prog)
 {
-	return access("/sys/bus/event_source/devices/kprobe", F_OK) == 0;
+	struct perf_event_attr attr = { .size = sizeof(attr) };
+	char type[32];
+	int pfd, lfd, err;
+
+	if (read_text_file("/sys/bus/event_source/devices/kprobe/type", type, sizeof(type)))
+		return -ENOENT;
+	attr.type = atoi(type);
+	attr.config1 = (__u64)(unsigned long)"perf_event_exit_task";	/* the probed function */
+	pfd = (int)syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	lfd = bpf_link_create(bpf_program__fd(prog), pfd, BPF_PERF_EVENT, NULL);
+	err = -errno;
+	close(pfd);
+	return lfd < 0 ? err : lfd;
 }
 
 /* *out = a dup of fd kept past the skeleton, unless err is set already; 0 or the first -errno */
@@ -379,8 +397,8 @@ static int dup_fd(int fd, int *out, int err)
 static int create_leader(struct leader_handle *h, const struct perf_event_attr *key,
 			 const struct perf_event_attr *attrs, int nr)
 {
-	struct bpf_program *progs[LEADER_NR_LINKS];
-	struct bpf_link *links[LEADER_NR_LINKS] = { 0 };
+	struct bpf_program *progs[LEADER_EXIT_LINK];
+	struct bpf_link *links[LEADER_EXIT_LINK] = { 0 };
 	struct leader_state st = { .abi_version = LEADER_ABI_VERSION };
 	int nr_cpus = libbpf_num_possible_cpus();
 	struct leader_bpf *skel;
@@ -396,7 +414,8 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	_Static_assert(sizeof(*key) <= LEADER_KEY_SIZE, "attr map key too big for the leader");
 	memcpy((void *)skel->rodata->attr_key, key, sizeof(*key));
 	/* kernels without kprobes (no kprobe PMU) end a task's count at its last switch */
-	bpf_program__set_autoload(skel->progs.on_exit_task, kprobes_available());
+	bpf_program__set_autoload(skel->progs.on_exit_task,
+				  access("/sys/bus/event_source/devices/kprobe", F_OK) == 0);
 	err = leader_bpf__load(skel);
 	if (err)
 		goto out;
@@ -404,33 +423,34 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	progs[1] = skel->progs.on_exec;
 	progs[2] = skel->progs.on_newtask;
 	progs[3] = skel->progs.on_cgroup_move;
-	progs[LEADER_EXIT_LINK] = skel->progs.on_exit_task;
-	for (i = 0; i < LEADER_NR_LINKS; i++) {
-		if (i == LEADER_EXIT_LINK && !bpf_program__autoload(progs[i]))
-			continue;
+	for (i = 0; i < LEADER_EXIT_LINK; i++) {
 		links[i] = bpf_program__attach(progs[i]);
-		/* a kernel that refuses the probe counts as one without kprobes */
-		if (!links[i] && i != LEADER_EXIT_LINK) {
+		if (!links[i]) {
 			err = -errno;
 			goto out;
 		}
+	}
+	/* a kernel that refuses the probe counts as one without kprobes */
+	if (bpf_program__autoload(skel->progs.on_exit_task)) {
+		h->link_fds[LEADER_EXIT_LINK] = attach_exit_probe(skel->progs.on_exit_task);
+		if (h->link_fds[LEADER_EXIT_LINK] < 0)
+			h->link_fds[LEADER_EXIT_LINK] = -1;
+		else
+			st.exit_link_id = link_id_of(h->link_fds[LEADER_EXIT_LINK]);
 	}
 	st.nr_members = nr;
 	st.nr_cpus = nr_cpus;
 	st.exec_link_id = link_id_of(bpf_link__fd(links[1]));
 	st.newtask_link_id = link_id_of(bpf_link__fd(links[2]));
 	st.cgroup_link_id = link_id_of(bpf_link__fd(links[3]));
-	if (links[LEADER_EXIT_LINK])
-		st.exit_link_id = link_id_of(bpf_link__fd(links[LEADER_EXIT_LINK]));
 	err = dup_fd(bpf_map__fd(skel->maps.leader_state), &h->state_fd, 0);
 	err = dup_fd(bpf_map__fd(skel->maps.sessions), &h->sessions_fd, err);
 	err = dup_fd(bpf_map__fd(skel->maps.accum), &h->accum_fd, err);
 	err = dup_fd(bpf_map__fd(skel->maps.filter), &h->filter_fd, err);
 	err = dup_fd(bpf_map__fd(skel->maps.prev_readings), &h->prev_fd, err);
 	err = dup_fd(bpf_program__fd(skel->progs.on_switch), &h->prog_fd, err);
-	for (i = 0; i < LEADER_NR_LINKS; i++)
-		if (links[i])
-			err = dup_fd(bpf_link__fd(links[i]), &h->link_fds[i], err);
+	for (i = 0; i < LEADER_EXIT_LINK; i++)
+		err = dup_fd(bpf_link__fd(links[i]), &h->link_fds[i], err);
 	if (!err)
 		err = write_state(h, &st);
 	if (!err)
@@ -439,12 +459,17 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	h->nr_cpus = nr_cpus;
 	h->created = true;
 out:
-	/* Our dups keep the links attached; the skeleton's own fds go. */
-	for (i = 0; i < LEADER_NR_LINKS; i++) {
+	/*
+	 * Our dups keep the links attached; the skeleton's own fds go (libbpf leaves a
+	 * disconnected link's fd open).
+	 */
+	for (i = 0; i < LEADER_EXIT_LINK; i++) {
 		if (!links[i])
 			continue;
-		if (!err)
+		if (!err) {
 			bpf_link__disconnect(links[i]);
+			close(bpf_link__fd(links[i]));
+		}
 		bpf_link__destroy(links[i]);
 	}
 	leader_bpf__destroy(skel);
