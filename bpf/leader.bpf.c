@@ -508,6 +508,31 @@ int BPF_PROG(on_cgroup_move, struct cgroup *dst, const char *path, struct task_s
 	return 0;
 }
 
+/*
+ * perf stops counting a task in perf_event_exit_task(), early in do_exit() (and at an exec that
+ * drops privileges): what the task runs after it, freeing its address space above all, is
+ * nobody's count. Its slice up to here is credited, then it leaves every filter, so that the
+ * rest, up to its last switch, is not (on_switch's task_is_gone() is the fallback without
+ * kprobes, from the first switch past that point on). Only while thread or cgroup sessions are
+ * active: a read (not at a switch) as far as the pending context-switch increment goes.
+ */
+/* attached by hand to perf_event_exit_task() (leader.c), never by the skeleton */
+SEC("kprobe")
+int BPF_KPROBE(on_exit_task, struct task_struct *child)
+{
+	struct leader_state *st;
+	__u32 zero = 0;
+
+	/* an untyped comparison: the compiler would read the pid through child otherwise */
+	if ((__u64)child != bpf_get_current_task())
+		return 0;
+	st = bpf_map_lookup_elem(&leader_state, &zero);
+	if (!st || !st->nr_switch_slots)
+		return 0;
+	account((__u32)bpf_get_current_pid_tgid(), false, true);
+	return 0;
+}
+
 /* Sessions waiting for their workload's exec start here, where perf's enable_on_exec would. */
 struct exec_ctx {
 	__u32 tgid;

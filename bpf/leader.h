@@ -70,9 +70,9 @@
 
 /*
  * Bumped whenever the maps' layout or a slot's meaning changes: a leader of another version is
- * not shared (4: a slot's cgroup_level is the least level its cgroup can have, not the level).
+ * not shared (5: a task leaves the filters in perf_event_exit_task(), on_exit_task).
  */
-#define LEADER_ABI_VERSION 4
+#define LEADER_ABI_VERSION 5
 
 enum leader_slot_state {
 	SLOT_FREE = 0,
@@ -117,7 +117,7 @@ struct leader_state {
 	/* active thread and cgroup slots: without any, a switch reads nothing */
 	__u32 nr_switch_slots;
 	__u32 nr_cgroup_slots;	/* active cgroup slots: a switch looks up the task's cgroup */
-	__u32 pad;
+	__u32 exit_link_id;	/* on_exit_task's, or 0 where the kernel has no kprobes */
 };
 
 #endif

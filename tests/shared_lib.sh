@@ -7,7 +7,7 @@
 # Each test uses a private attr map (--bpf-attr-map $SHARED_MAP) so that it never touches a
 # user's /sys/fs/bpf/perf_attr_map, and checks at the end that nothing of bperf stays loaded.
 
-LEADER_PROGS='on_switch on_exec on_newtask on_cgroup_move'
+LEADER_PROGS='on_switch on_exec on_newtask on_cgroup_move on_exit_task'
 
 # shared_setup NAME: root, bpffs, bpftool and jq; sets SHARED_MAP and TMP, removed on exit along
 # with the background processes listed in BG_PIDS (killed by pid, with their process group

@@ -262,9 +262,14 @@ static enum entry_kind adopt_leader(struct leader_handle *h, const struct attr_m
 	h->link_fds[1] = bpf_link_get_fd_by_id(st.exec_link_id);
 	h->link_fds[2] = bpf_link_get_fd_by_id(st.newtask_link_id);
 	h->link_fds[3] = bpf_link_get_fd_by_id(st.cgroup_link_id);
-	for (i = 1; i < LEADER_NR_LINKS; i++)
+	for (i = 1; i < LEADER_EXIT_LINK; i++)
 		if (h->link_fds[i] < 0)
 			goto fail;
+	if (st.exit_link_id) {
+		h->link_fds[LEADER_EXIT_LINK] = bpf_link_get_fd_by_id(st.exit_link_id);
+		if (h->link_fds[LEADER_EXIT_LINK] < 0)
+			goto fail;
+	}
 	h->nr_members = nr;
 	h->nr_cpus = st.nr_cpus;
 	h->link_id = entry->link_id;
@@ -388,6 +393,30 @@ static __u32 context_switch_members(const struct perf_event_attr *attrs, int nr)
 	return mask;
 }
 
+/*
+ * on_exit_task's kprobe, attached here rather than by libbpf, whose link would keep the probe's
+ * perf event fd open in this process for good: the link holds the event itself. Returns the link
+ * fd, or -errno where the kernel has no kprobes or refuses this one.
+ */
+static int attach_exit_probe(const struct bpf_program *prog)
+{
+	struct perf_event_attr attr = { .size = sizeof(attr) };
+	char type[32];
+	int pfd, lfd, err;
+
+	if (read_text_file("/sys/bus/event_source/devices/kprobe/type", type, sizeof(type)))
+		return -ENOENT;
+	attr.type = atoi(type);
+	attr.config1 = (__u64)(unsigned long)"perf_event_exit_task";	/* the probed function */
+	pfd = (int)syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	lfd = bpf_link_create(bpf_program__fd(prog), pfd, BPF_PERF_EVENT, NULL);
+	err = -errno;
+	close(pfd);
+	return lfd < 0 ? err : lfd;
+}
+
 /* *out = a dup of fd kept past the skeleton, unless err is set already; 0 or the first -errno */
 static int dup_fd(int fd, int *out, int err)
 {
@@ -400,8 +429,8 @@ static int dup_fd(int fd, int *out, int err)
 static int create_leader(struct leader_handle *h, const struct perf_event_attr *key,
 			 const struct perf_event_attr *attrs, int nr)
 {
-	struct bpf_program *progs[LEADER_NR_LINKS];
-	struct bpf_link *links[LEADER_NR_LINKS] = { 0 };
+	struct bpf_program *progs[LEADER_EXIT_LINK];
+	struct bpf_link *links[LEADER_EXIT_LINK] = { 0 };
 	struct leader_state st = { .abi_version = LEADER_ABI_VERSION };
 	int nr_cpus = libbpf_num_possible_cpus();
 	struct leader_bpf *skel;
@@ -416,6 +445,9 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	skel->rodata->prev_owner_members = context_switch_members(attrs, nr);
 	_Static_assert(sizeof(*key) <= LEADER_KEY_SIZE, "attr map key too big for the leader");
 	memcpy((void *)skel->rodata->attr_key, key, sizeof(*key));
+	/* kernels without kprobes (no kprobe PMU) end a task's count at its last switch */
+	bpf_program__set_autoload(skel->progs.on_exit_task,
+				  access("/sys/bus/event_source/devices/kprobe", F_OK) == 0);
 	err = leader_bpf__load(skel);
 	if (err)
 		goto out;
@@ -423,12 +455,20 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	progs[1] = skel->progs.on_exec;
 	progs[2] = skel->progs.on_newtask;
 	progs[3] = skel->progs.on_cgroup_move;
-	for (i = 0; i < LEADER_NR_LINKS; i++) {
+	for (i = 0; i < LEADER_EXIT_LINK; i++) {
 		links[i] = bpf_program__attach(progs[i]);
 		if (!links[i]) {
 			err = -errno;
 			goto out;
 		}
+	}
+	/* a kernel that refuses the probe counts as one without kprobes */
+	if (bpf_program__autoload(skel->progs.on_exit_task)) {
+		h->link_fds[LEADER_EXIT_LINK] = attach_exit_probe(skel->progs.on_exit_task);
+		if (h->link_fds[LEADER_EXIT_LINK] < 0)
+			h->link_fds[LEADER_EXIT_LINK] = -1;
+		else
+			st.exit_link_id = link_id_of(h->link_fds[LEADER_EXIT_LINK]);
 	}
 	st.nr_members = nr;
 	st.nr_cpus = nr_cpus;
@@ -441,7 +481,7 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	err = dup_fd(bpf_map__fd(skel->maps.filter), &h->filter_fd, err);
 	err = dup_fd(bpf_map__fd(skel->maps.prev_readings), &h->prev_fd, err);
 	err = dup_fd(bpf_program__fd(skel->progs.on_switch), &h->prog_fd, err);
-	for (i = 0; i < LEADER_NR_LINKS; i++)
+	for (i = 0; i < LEADER_EXIT_LINK; i++)
 		err = dup_fd(bpf_link__fd(links[i]), &h->link_fds[i], err);
 	if (!err)
 		err = write_state(h, &st);
@@ -451,12 +491,17 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	h->nr_cpus = nr_cpus;
 	h->created = true;
 out:
-	/* Our dups keep the links attached; the skeleton's own fds go. */
-	for (i = 0; i < LEADER_NR_LINKS; i++) {
+	/*
+	 * Our dups keep the links attached; the skeleton's own fds go (libbpf leaves a
+	 * disconnected link's fd open).
+	 */
+	for (i = 0; i < LEADER_EXIT_LINK; i++) {
 		if (!links[i])
 			continue;
-		if (!err)
+		if (!err) {
 			bpf_link__disconnect(links[i]);
+			close(bpf_link__fd(links[i]));
+		}
 		bpf_link__destroy(links[i]);
 	}
 	leader_bpf__destroy(skel);

@@ -14,11 +14,14 @@
 #include "../../bpf/leader.h"
 #include "attr_map.h"
 
-#define LEADER_NR_LINKS 4
+#define LEADER_NR_LINKS 5
+/* on_exit_task's link, the last: absent (-1) where the kernel has no kprobes */
+#define LEADER_EXIT_LINK 4
 
 /* The fds a session holds: while any session holds them, the leader lives. */
 struct leader_handle {
-	int link_fds[LEADER_NR_LINKS];	/* on_switch, on_exec, on_newtask, on_cgroup_move */
+	/* on_switch, on_exec, on_newtask, on_cgroup_move, on_exit_task */
+	int link_fds[LEADER_NR_LINKS];
 	int prog_fd;			/* on_switch, run on each CPU before a read */
 	int sessions_fd;
 	int accum_fd;
