@@ -110,18 +110,22 @@ struct {
 
 /*
  * Per CPU, the FILTER_TID slots that count a thread, so that a switch looks up one entry rather
- * than (slot, tid) in filter for every session. Valid while filter_gen holds the generations it
- * was computed at; gen_user is never 0 once a session has claimed a slot, so an entry the kernel
- * zeroed (another CPU's insert) is never taken for a valid one.
+ * than (slot, tid) in filter for every session. Direct-mapped by the tid's low bits: an array
+ * costs less to look up than a hash and its memory stays small on machines with many CPUs (an
+ * LRU hash of a few thousand tids per CPU would take megabytes per leader there). Valid for tid
+ * while filter_gen holds the generations it was computed at; gen_user is never 0 once a session
+ * has claimed a slot, so an entry never written (all zero) is never taken for a valid one.
  */
 struct task_slots {
+	__u32 tid;
+	__u32 pad;
 	__u64 gen_bpf;
 	__u64 gen_user;
 	struct pending slots;
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_PERCPU_HASH);
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__type(key, __u32);
 	__type(value, struct task_slots);
 	__uint(max_entries, LEADER_TASK_SLOTS_ENTRIES);
@@ -347,7 +351,8 @@ static void find_tid_slots(struct slice *sl, const struct leader_state *st)
 {
 	__u32 key_bpf = LEADER_GEN_BPF, key_user = LEADER_GEN_USER, tid = sl->tid;
 	struct collect_ctx cc = { .set = &sl->tid_slots, .tid = tid, .nr_slots = sl->nr_slots };
-	struct task_slots *cached, fresh;
+	__u32 idx = tid & (LEADER_TASK_SLOTS_ENTRIES - 1);
+	struct task_slots *cached;
 	__u64 *gen_bpf, *gen_user;
 
 	__builtin_memset(&sl->tid_slots, 0, sizeof(sl->tid_slots));
@@ -358,18 +363,21 @@ static void find_tid_slots(struct slice *sl, const struct leader_state *st)
 	gen_user = bpf_map_lookup_elem(&filter_gen, &key_user);
 	if (!gen_bpf || !gen_user)
 		return;
+	cached = bpf_map_lookup_elem(&task_slots, &idx);
+	if (!cached)
+		return;
 	sl->use_set = 1;
-	fresh.gen_bpf = *gen_bpf;
-	fresh.gen_user = *gen_user;
-	cached = bpf_map_lookup_elem(&task_slots, &tid);
-	if (cached && cached->gen_user && cached->gen_user == fresh.gen_user &&
-	    cached->gen_bpf == fresh.gen_bpf) {
+	if (cached->tid == tid && cached->gen_user && cached->gen_user == *gen_user &&
+	    cached->gen_bpf == *gen_bpf) {
 		sl->tid_slots = cached->slots;
 		return;
 	}
+	/* the generations as read before filter: a change meanwhile makes this entry stale */
+	cached->tid = tid;
+	cached->gen_bpf = *gen_bpf;
+	cached->gen_user = *gen_user;
 	bpf_loop(sl->nr_slots, collect_slot, &cc, 0);
-	fresh.slots = sl->tid_slots;
-	bpf_map_update_elem(&task_slots, &tid, &fresh, BPF_ANY);
+	cached->slots = sl->tid_slots;
 }
 
 static long credit_session(__u32 slot, void *ctx)

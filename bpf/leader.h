@@ -36,9 +36,9 @@
  *   slice_buf      PERCPU_ARRAY[1] of struct slice: the slice being credited (too big for the
  *                  BPF stack), with what is kept from one reading to the next on this CPU: the
  *                  reading-in-progress flag and the task and cgroup the next slice starts with
- *   task_slots     LRU_PERCPU_HASH[LEADER_TASK_SLOTS_ENTRIES] tid -> struct task_slots: per CPU,
- *                  the thread slots that count a thread, with the filter_gen values they were
- *                  found at (stale once either moved)
+ *   task_slots     PERCPU_ARRAY[LEADER_TASK_SLOTS_ENTRIES] of struct task_slots, key tid's low
+ *                  bits: per CPU, the thread slots that count a recent thread, with the tid and
+ *                  the filter_gen values they were found at (stale once either moved)
  *   cgroup_levels  PERCPU_ARRAY[LEADER_MAX_SESSIONS] of struct cgroup_level: the kernel's level
  *                  of each cgroup slot's cgroup, once found on this CPU
  *   leader_b.rodata  the constants set before load: nr_members, nr_cpus, prev_owner_members and
@@ -56,8 +56,8 @@
 #define LEADER_MAX_MEMBERS 8
 #define LEADER_MAX_CPUS 1024
 #define LEADER_FILTER_ENTRIES 65536
-/* threads whose slots each CPU keeps (task_slots): those that switch there most recently */
-#define LEADER_TASK_SLOTS_ENTRIES 4096
+/* entries of each CPU's task_slots cache, a power of 2 (12 KB per CPU) */
+#define LEADER_TASK_SLOTS_ENTRIES 256
 /* filter_gen's elements */
 #define LEADER_GEN_BPF 0
 #define LEADER_GEN_USER 1

@@ -12,7 +12,8 @@
 #   session counted (the leader's generation, as the child joins the filter), and a thread nobody
 #   counts that takes the tid of that child once it has exited (as the child leaves the filter):
 #   the session's shared counts equal its direct ones, which follow the child and not the other.
-#   The tid is reused by writing /proc/sys/kernel/ns_last_pid before the fork.
+#   The tid is reused by writing /proc/sys/kernel/ns_last_pid before the fork;
+# - a thread nobody counts whose tid shares the counted thread's cache entry (tid + 256).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../shared_lib.sh"
 
@@ -94,6 +95,22 @@ reuse_tid() {
 	done
 	fail "could not run $* as tid $tid"
 }
+
+# --- two tids that share a cache entry: the entry is the counted thread's alone -----------------
+# the counted thread stops itself on CPU $pin (its slots cached in entry tid % 256 there), then
+# a thread nobody counts, whose tid has the same low bits, makes 500 page faults on that CPU
+taskset -c "$pin" sh -c 'kill -STOP $$; kill -STOP $$; exec "$0" "$@"' "$W/pagetouch" 1000 &
+task=$!
+BG_PIDS+=("$task")
+wait_stopped "$task"
+attach shares "$task"
+kill -CONT "$task"
+sleep 0.05
+wait_stopped "$task"
+reuse_tid $((task + 256)) "$W/pagetouch" 500
+kill -CONT "$task"
+wait "$shares_pid" || fail "session: exit $?"
+faults_ok "$TMP/shares.out" "pagetouch 500 uncounted as tid $((task + 256))" 1000
 
 reuse_ok=
 for attempt in 1 2 3 4 5; do
