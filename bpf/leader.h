@@ -25,19 +25,28 @@
  *   filter         HASH struct leader_filter_key -> u8 1: the threads each session counts
  *                  (a cgroup session's cgroup is in its slot)
  *   leader_state   ARRAY[1] of struct leader_state (slot watermark, ids of the helper links)
+ *   filter_gen     ARRAY[LEADER_NR_GENS] of __u64: the generations of filter and of the slot
+ *                  table's thread slots. LEADER_GEN_BPF: the programs add one after each change
+ *                  they make to filter (a child joins, an exiting task leaves).
+ *                  LEADER_GEN_USER: user space writes a fresh non-zero value after each change
+ *                  it makes to filter or to a slot (claim, release), never its old value plus
+ *                  one (see leader_slots.c)
  *   pending_owner  PERCPU_ARRAY[1] of struct pending (a bitmap of slots): the sessions the
  *                  context-switch increment pending on this CPU belongs to
  *   slice_buf      PERCPU_ARRAY[1] of struct slice: the slice being credited (too big for the
  *                  BPF stack), with what is kept from one reading to the next on this CPU: the
  *                  reading-in-progress flag and the task and cgroup the next slice starts with
+ *   task_slots     PERCPU_ARRAY[LEADER_TASK_SLOTS_ENTRIES] of struct task_slots, key tid's low
+ *                  bits: per CPU, the thread slots that count a recent thread, with the tid and
+ *                  the filter_gen values they were found at (stale once either moved)
  *   cgroup_levels  PERCPU_ARRAY[LEADER_MAX_SESSIONS] of struct cgroup_level: the kernel's level
  *                  of each cgroup slot's cgroup, once found on this CPU
  *   leader_b.rodata  the constants set before load: nr_members, nr_cpus, prev_owner_members and
  *                  attr_key, which a session compares with its own key before adopting a leader
  *   leader_b.bss   foreign_syncs (upstream perf's followers may be attached)
- * pending_owner, slice_buf, cgroup_levels and .bss are the programs' own: bperf never touches
- * them (test_leader_load reads foreign_syncs); struct pending, slice and cgroup_level are in
- * leader.bpf.c.
+ * pending_owner, slice_buf, task_slots, cgroup_levels and .bss are the programs' own: bperf never
+ * touches them (test_leader_load reads foreign_syncs); struct pending, slice, task_slots and
+ * cgroup_level are in leader.bpf.c.
  */
 #ifndef BPERF_BPF_LEADER_H
 #define BPERF_BPF_LEADER_H
@@ -47,6 +56,12 @@
 #define LEADER_MAX_MEMBERS 8
 #define LEADER_MAX_CPUS 1024
 #define LEADER_FILTER_ENTRIES 65536
+/* entries of each CPU's task_slots cache, a power of 2 (12 KB per CPU) */
+#define LEADER_TASK_SLOTS_ENTRIES 256
+/* filter_gen's elements */
+#define LEADER_GEN_BPF 0
+#define LEADER_GEN_USER 1
+#define LEADER_NR_GENS 2
 /* how far below its depth in a session's view a cgroup's level is looked for */
 #define LEADER_CGROUP_MAX_LEVEL 64
 /* Room for the attr map key a leader counts (struct perf_event_attr, any version). */
@@ -67,12 +82,13 @@
 #define LEADER_STATE_MAP "leader_state"
 #define LEADER_DIFF_MAP "diff_readings"
 #define LEADER_PREV_MAP "prev_readings"
+#define LEADER_GEN_MAP "filter_gen"
 
 /*
  * Bumped whenever the maps' layout or a slot's meaning changes: a leader of another version is
- * not shared (5: a task leaves the filters in perf_event_exit_task(), on_exit_task).
+ * not shared (6: filter_gen, which every change to the filters must bump).
  */
-#define LEADER_ABI_VERSION 5
+#define LEADER_ABI_VERSION 6
 
 enum leader_slot_state {
 	SLOT_FREE = 0,

@@ -152,7 +152,8 @@ near_pair() {
 
 	direct=$(count_of "$file" "$event")
 	shared=$(count_of "$file" "$event:b")
-	[ -n "$direct" ] && [ -n "$shared" ] && [ "$direct" != "$shared" ] || return 0
+	# not a number (<not counted>): check_pairs says so, where the arithmetic here would abort
+	[[ $direct =~ ^[0-9]+$ && $shared =~ ^[0-9]+$ ]] && [ "$direct" != "$shared" ] || return 0
 	[ $((shared - direct)) -ge $((-slack)) ] && [ $((shared - direct)) -le "$slack" ] ||
 		fail "$what: $event $direct but $event:b $shared"
 	echo "$what: known gap: $event $direct, $event:b $shared"

@@ -26,6 +26,7 @@ static void handle_init(struct leader_handle *h)
 	for (i = 0; i < LEADER_NR_LINKS; i++)
 		h->link_fds[i] = -1;
 	h->prog_fd = h->sessions_fd = h->accum_fd = h->filter_fd = h->state_fd = h->prev_fd = -1;
+	h->gen_fd = -1;
 }
 
 static void close_fd(int *fd)
@@ -47,6 +48,7 @@ void leader_put(struct leader_handle *h)
 	close_fd(&h->filter_fd);
 	close_fd(&h->state_fd);
 	close_fd(&h->prev_fd);
+	close_fd(&h->gen_fd);
 }
 
 static int read_state(const struct leader_handle *h, struct leader_state *st)
@@ -116,6 +118,8 @@ static bool take_leader_map(int fd, const struct bpf_map_info *info, void *ctx)
 		slot = &h->state_fd;
 	else if (!strcmp(info->name, LEADER_PREV_MAP))
 		slot = &h->prev_fd;
+	else if (!strcmp(info->name, LEADER_GEN_MAP))
+		slot = &h->gen_fd;
 
 	if (!slot || *slot >= 0)
 		return false;
@@ -134,7 +138,7 @@ static int adopt_maps(struct leader_handle *h, int prog_fd)
 	if (strcmp(info.name, LEADER_PROG_NAME) || for_each_prog_map(prog_fd, take_leader_map, h))
 		return -ENOENT;
 	if (h->sessions_fd < 0 || h->accum_fd < 0 || h->filter_fd < 0 || h->state_fd < 0 ||
-	    h->prev_fd < 0)
+	    h->prev_fd < 0 || h->gen_fd < 0)
 		return -ENOENT;
 	return 0;
 }
@@ -480,6 +484,7 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	err = dup_fd(bpf_map__fd(skel->maps.accum), &h->accum_fd, err);
 	err = dup_fd(bpf_map__fd(skel->maps.filter), &h->filter_fd, err);
 	err = dup_fd(bpf_map__fd(skel->maps.prev_readings), &h->prev_fd, err);
+	err = dup_fd(bpf_map__fd(skel->maps.filter_gen), &h->gen_fd, err);
 	err = dup_fd(bpf_program__fd(skel->progs.on_switch), &h->prog_fd, err);
 	for (i = 0; i < LEADER_EXIT_LINK; i++)
 		err = dup_fd(bpf_link__fd(links[i]), &h->link_fds[i], err);

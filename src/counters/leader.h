@@ -28,6 +28,7 @@ struct leader_handle {
 	int filter_fd;
 	int state_fd;
 	int prev_fd;			/* prev_readings: the raw per-CPU readings */
+	int gen_fd;			/* filter_gen: bumped after each change to the filters */
 	__u32 link_id;			/* on_switch's link: the attr map entry names it */
 	__u32 nr_members;
 	__u32 nr_cpus;			/* possible CPUs: the per-CPU maps' width */
