@@ -42,11 +42,14 @@ awk -v ms="$clock_ms" -v ns="$kernel_ns" 'BEGIN {
 grep -q "^$N,,bpf-prog-$a-runs,[0-9]*,100.00,[0-9.]*,cpu-clock ns/run$" "$tmp/one" ||
 	fail "one program: no cpu-clock per run on the runs line"
 # the run-time column holds the time the program ran, as in upstream perf: cpu-clock's own count
-# in ns (the session's whole enabled time before, 2.1 to 2.5 s here against 44 ms), at 100%
+# in ns (the session's whole enabled time before, 2.1 to 2.5 s here against 44 ms), at 100%.
+# Within half of the count either way: the count and the times are two clock reads, and in an
+# emulated guest on a busy host one preemption of the vCPU between them shifts a few ms of runs
+# by 10% or more (2.57 against 2.30 ms seen)
 run_ns=$(awk -F, '$3 == "cpu-clock" { print $4; exit }' "$tmp/one")
 awk -v ms="$clock_ms" -v run="$run_ns" -v ns="$kernel_ns" 'BEGIN {
 	printf "cpu-clock run time %d ns, count %.0f ns\n", run, ms * 1e6
-	exit !(run > 0 && run <= ns * 1.01 && run >= ms * 1e6 * 0.9 && run <= ms * 1e6 * 1.1)
+	exit !(run > 0 && run <= ns * 1.01 && run >= ms * 1e6 * 0.5 && run <= ms * 1e6 * 1.5)
 }' || fail "one program: cpu-clock's run time $run_ns ns is not its count ($clock_ms msec)"
 awk -F, '$3 == "cpu-clock" { exit !($5 == "100.00") }' "$tmp/one" ||
 	fail "one program: cpu-clock did not run 100% of its enabled time"
