@@ -167,10 +167,12 @@ $(PMU_SRC_TAR):
 	@echo "bperf's build needs $@ (Debian's linux-source-6.1) for perf's event tables." \
 		"Run 'make deps' as root or install linux-source-6.1." >&2; exit 1
 
-$(PMU_EVENTS_SRC): $(PMU_SRC_TAR) tools/pmu-events-src.sh
+# checked at every build (a dpkg-query): a new package version or a cleaned cache extracts again;
+# the file changes, and the tables are generated again, only when the directory does
+$(PMU_EVENTS_SRC): $(PMU_SRC_TAR) tools/pmu-events-src.sh FORCE
 	$(Q)mkdir -p $(@D)
 	$(Q)tools/pmu-events-src.sh $(PMU_SRC_TAR) .cache/pmu-events >$@.tmp
-	$(Q)mv $@.tmp $@
+	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
 $(PMU_EVENTS_GEN): tools/gen-pmu-events.c
 	$(call msg,HOSTCC,$@)
