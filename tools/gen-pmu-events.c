@@ -45,6 +45,7 @@ struct table {
 
 struct gen {
 	const char *file;	/* the JSON file being read, for messages */
+	char *topic;		/* the topic of its entries */
 	/* architecture-standard events, keyed by lower-cased name */
 	struct entry **std;
 	size_t nr_std;
@@ -627,15 +628,13 @@ static char *topic_of(const char *file)
 	return t;
 }
 
-static char *cur_topic;
-
 static void add_to_table(struct gen *g, const struct jobj *o)
 {
 	struct table *t = &g->tables[g->nr_tables - 1];
 	struct entry *e = entry_from_json(g, o);
 
 	free(e->f[F_TOPIC]);
-	e->f[F_TOPIC] = xstrdup(cur_topic);
+	e->f[F_TOPIC] = xstrdup(g->topic);
 	t->entries = xalloc(t->entries, (t->nr + 1) * sizeof(*t->entries));
 	t->entries[t->nr++] = e;
 }
@@ -727,9 +726,9 @@ static void walk(struct gen *g, const char *path, const char *table_prefix, int 
 			if (!g->table_open)
 				die("%s: no table directory above it", item);
 			g->file = item;
-			cur_topic = topic_of(names[i]);
+			g->topic = topic_of(names[i]);
 			json_read_array(item, add_to_table, g);
-			free(cur_topic);
+			free(g->topic);
 		}
 		if (is_dir(item))
 			walk(g, item, prefix, level + 1);

@@ -22,7 +22,7 @@ version=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || true)
 [ -n "$version" ] || version=$(stat -c 'unpackaged-%s-%Y' "$tarball")
 dir=$cache/$version
 if [ ! -e "$dir/stamp" ]; then
-	echo "  EXTRACT  perf's event tables from $tarball (once, about 25 s)" >&2
+	printf '  %-9s %s\n' EXTRACT "perf's event tables from $tarball (once, about 25 s)" >&2
 	mkdir -p "$cache"
 	# extract beside the final place and rename: another build may be reading the cache
 	tmp=$(mktemp -d "$cache/.extract.XXXXXX")
