@@ -46,7 +46,8 @@ void pmu_cpuid_format_midr(char *buf, size_t size, uint64_t midr)
 }
 
 #ifdef PMU_CPUID_X86
-static char *cpuid_read(void)
+/* every CPU of an x86 machine has the one id: cpuid on this one */
+static char *cpuid_of_cpus(const char *cpus)
 {
 	unsigned int lvl, a, b, c, d;
 	char vendor[13], buf[128];
@@ -61,6 +62,11 @@ static char *cpuid_read(void)
 		return NULL;
 	pmu_cpuid_format_x86(buf, sizeof(buf), vendor, a);
 	return xstrdup(buf);
+}
+
+static char *cpuid_read(void)
+{
+	return cpuid_of_cpus(NULL);
 }
 #else
 /* The MIDR of the first CPU of list (sysfs "0-3,5") whose midr_el1 can be read; 0 if none. */
@@ -90,34 +96,48 @@ static uint64_t midr_of_cpus(const char *list)
 	return 0;
 }
 
+static char *cpuid_of_cpus(const char *cpus)
+{
+	uint64_t midr = cpus ? midr_of_cpus(cpus) : 0;
+	char buf[32];
+
+	if (!midr)
+		return NULL;
+	pmu_cpuid_format_midr(buf, sizeof(buf), midr);
+	return xstrdup(buf);
+}
+
 /* perf reads the MIDR through a core PMU's CPUs: the first PMU that has a `cpus` file. */
 static char *cpuid_read(void)
 {
 	const char *root = "/sys/bus/event_source/devices";
 	DIR *d = opendir(root);
 	struct dirent *de;
-	uint64_t midr = 0;
-	char buf[32];
+	char *id = NULL;
 
 	if (!d)
 		return NULL;
-	while (!midr && (de = readdir(d))) {
+	while (!id && (de = readdir(d))) {
 		char *path, list[4096];
 
 		if (de->d_name[0] == '.')
 			continue;
 		path = xasprintf("%s/%s/cpus", root, de->d_name);
 		if (!read_text_file(path, list, sizeof(list)))
-			midr = midr_of_cpus(list);
+			id = cpuid_of_cpus(list);
 		free(path);
 	}
 	closedir(d);
-	if (!midr)
-		return NULL;
-	pmu_cpuid_format_midr(buf, sizeof(buf), midr);
-	return xstrdup(buf);
+	return id;
 }
 #endif
+
+char *pmu_cpuid_for_cpus(const char *cpus)
+{
+	const char *env = getenv("PERF_CPUID");
+
+	return env ? xstrdup(env) : cpuid_of_cpus(cpus);
+}
 
 const char *pmu_cpuid(int verbose)
 {

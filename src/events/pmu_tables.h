@@ -81,6 +81,13 @@ int pmu_tables_for_each_sys(const char *compat, pmu_table_fn fn, void *data);
  * first PMU, so later calls print nothing whatever their verbosity).
  */
 const char *pmu_cpuid(int verbose);
+/*
+ * perf's id for one PMU (perf_pmu__getcpuid): $PERF_CPUID, else x86 the CPU's id, arm64 the
+ * MIDR of the first of the PMU's CPUs (its sysfs `cpus` or `cpumask` list, NULL for none) that
+ * can be read; NULL if none. Not cached, prints nothing (pmu_cpuid() says "Using CPUID").
+ * The caller frees it.
+ */
+char *pmu_cpuid_for_cpus(const char *cpus);
 /* The table of the first map row that matches pmu_cpuid(verbose), found once; NULL if none. */
 const struct pmu_table *pmu_table_for_cpu(int verbose);
 /*

@@ -72,7 +72,7 @@ static void test_formats(void)
 static void test_own_cpuid(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
-	char line[256], vendor[64] = "", expect[128];
+	char line[256], vendor[64] = "", expect[128], *id;
 	unsigned int family = 0, model = 0, stepping = 0, found = 0;
 	FILE *f = fopen("/proc/cpuinfo", "r");
 
@@ -92,6 +92,14 @@ static void test_own_cpuid(void)
 	CHECK_STR("this CPU's id as /proc/cpuinfo's", expect, pmu_cpuid(0));
 	CHECK("the table for this CPU is its id's",
 	      pmu_table_for_cpu(0) == (pmu_cpuid(0) ? pmu_table_for_cpuid(pmu_cpuid(0)) : NULL));
+	id = pmu_cpuid_for_cpus("0");
+	CHECK_STR("a PMU's id: every x86 CPU's", expect, id);
+	free(id);
+	setenv("PERF_CPUID", "testcpu", 1);
+	id = pmu_cpuid_for_cpus("0");
+	CHECK_STR("a PMU's id: PERF_CPUID first", "testcpu", id);
+	free(id);
+	unsetenv("PERF_CPUID");
 #endif
 }
 
