@@ -86,7 +86,8 @@ BPF_CFLAGS = -target bpf -D__TARGET_ARCH_$(ARCH) -g -O2 -Wall -Werror \
 WORKLOAD_CFLAGS = -std=gnu11 -O2 -Wall -Wextra -D_GNU_SOURCE -static -pthread
 
 SRCS := $(sort $(wildcard src/*.c src/*/*.c))
-OBJS := $(SRCS:%.c=$(OUTPUT)/%.o)
+# perf 6.1's event tables, generated at build time (see PMU_EVENTS_C below)
+OBJS := $(SRCS:%.c=$(OUTPUT)/%.o) $(OUTPUT)/pmu-events.o
 MAIN_OBJ := $(OUTPUT)/src/main.o
 # unit tests link everything but main()
 LIB_OBJS := $(filter-out $(MAIN_OBJ),$(OBJS))
@@ -101,7 +102,8 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(OUTPUT)/tests/%)
 HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
 HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(OUTPUT)/tests/%)
 
-TOOL_SRCS := $(sort $(wildcard tools/*.c))
+# gen-pmu-events runs at build time, on the build machine: it is not one of bperf's tools
+TOOL_SRCS := $(filter-out tools/gen-pmu-events.c,$(sort $(wildcard tools/*.c)))
 TOOL_BINS := $(TOOL_SRCS:tools/%.c=$(OUTPUT)/tools/%)
 
 # the perf.data reader's fuzz target: clang, libFuzzer, ASan and UBSan (libclang-rt-*-dev)
@@ -111,6 +113,19 @@ FUZZ_CFLAGS = -std=gnu11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=undefined -D_GNU_SOURCE -Isrc -I$(OUTPUT) -I. $(PKG_CFLAGS) -MMD -MP
 FUZZ_LIB_OBJS := $(LIB_OBJS:$(OUTPUT)/src/%.o=$(OUTPUT)/fuzz/src/%.o)
 FUZZ_SECONDS ?= 600
+
+# perf 6.1's pmu-events tables (vendor events and metrics per CPU model): the JSON of
+# tools/perf/pmu-events/arch/ in Debian's linux-source-6.1 (make deps installs it), extracted
+# once into .cache/pmu-events/<version>/ and turned into C data for this build's architecture
+# (plus perf's test table) by tools/gen-pmu-events, which runs on the build machine: HOSTCC is
+# the native compiler even when cross-building. The generated C is never committed.
+HOSTCC ?= gcc
+HOST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -D_GNU_SOURCE
+PMU_SRC_TAR := /usr/src/linux-source-6.1.tar.xz
+PMU_EVENTS_GEN := $(OUTPUT)/host/gen-pmu-events
+# holds the directory of the extracted tables
+PMU_EVENTS_SRC := $(OUTPUT)/pmu-events-src
+PMU_EVENTS_C := $(OUTPUT)/pmu-events.c
 
 WORKLOAD_SRCS := $(sort $(wildcard tests/workloads/*.c))
 WORKLOADS := $(WORKLOAD_SRCS:tests/workloads/%.c=$(OUTPUT)/workloads/%)
@@ -146,6 +161,30 @@ $(BPERF): $(OBJS) | libbpf-check
 $(OUTPUT)/src/%.o: src/%.c | $(SKELS) libbpf-check
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(BPERF_CFLAGS) -c $< -o $@
+
+$(PMU_SRC_TAR):
+	@echo "bperf's build needs $@ (Debian's linux-source-6.1) for perf's event tables." \
+		"Run 'make deps' as root or install linux-source-6.1." >&2; exit 1
+
+# checked at every build (a dpkg-query): a new package version or a cleaned cache extracts again;
+# the file changes, and the tables are generated again, only when the directory does
+$(PMU_EVENTS_SRC): $(PMU_SRC_TAR) tools/pmu-events-src.sh FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)tools/pmu-events-src.sh $(PMU_SRC_TAR) .cache/pmu-events >$@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+$(PMU_EVENTS_GEN): tools/gen-pmu-events.c
+	$(call msg,HOSTCC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -o $@ $<
+
+$(PMU_EVENTS_C): $(PMU_EVENTS_GEN) $(PMU_EVENTS_SRC) src/events/pmu_tables_data.h
+	$(call msg,GEN,$@)
+	$(Q)$(PMU_EVENTS_GEN) $(ARCH) "$$(cat $(PMU_EVENTS_SRC))/arch" $@
+
+$(OUTPUT)/pmu-events.o: $(PMU_EVENTS_C)
+	$(call msg,CC,$@)
 	$(Q)$(CC) $(BPERF_CFLAGS) -c $< -o $@
 
 $(OUTPUT)/tests/%: tests/unit/%.c $(LIB_OBJS) | $(SKELS) libbpf-check

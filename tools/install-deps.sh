@@ -21,6 +21,10 @@ PACKAGES=(
 	zlib1g-dev:arm64 qemu-system-arm
 	jq	# the shared-counter tests read bpftool -j
 	strace	# tests/shell/unprivileged.sh: no bpf() call when privileges are missing
+	# perf 6.1's event tables (tools/perf/pmu-events/arch/ in /usr/src/linux-source-6.1.tar.xz),
+	# which the build turns into bperf's vendor events and metrics
+	linux-source-6.1
+	python3	# tests/shell/pmu_tables_vs_jevents.sh runs perf's own table generator
 )
 LOCALES=(en_US.UTF-8 de_DE.UTF-8)
 

@@ -325,10 +325,10 @@ quiet() {
 check quiet quiet
 
 # ---- -v and -vv -------------------------------------------------------------------------------
-# perf's "Using CPUID ..." (its pmu-events table) and "Control descriptor is not initialized" (its
-# --control plumbing) describe perf's internals; bperf has neither (README).
+# perf's "Control descriptor is not initialized" describes its --control plumbing, which bperf
+# does not have (README); "Using CPUID ..." both print.
 drop_perf_internals() {
-	grep -v -e '^Using CPUID ' -e '^Control descriptor is not initialized$'
+	grep -v -e '^Control descriptor is not initialized$'
 }
 
 verbose() {

@@ -85,9 +85,9 @@ set_paranoid() {
 }
 
 # ---- side by side with perf --------------------------------------------------------------------
-# perf's -v lines about its own internals (README, "Differences from perf")
+# perf's -v line about its own internals (README, "Differences from perf")
 drop_perf_internals() {
-	grep -v -e '^Using CPUID ' -e '^Control descriptor is not initialized$'
+	grep -v -e '^Control descriptor is not initialized$'
 }
 
 # verbose NAME OPTS...: -v or -vv (the fallback's warning, each attr tried), without columns
