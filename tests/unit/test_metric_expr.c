@@ -23,6 +23,7 @@
 #include "stat/metric_expr.h"
 #include "stat/metric_ids.h"
 #include "stat/metric_literals.h"
+#include "stat/metric_refs.h"
 #include "stat/metric_set.h"
 #include "stat/metric_table.h"
 
@@ -355,12 +356,10 @@ static void test_find_ids(void)
 	check_find_ids("x +", NULL);
 }
 
-/* `ids` mode: metrics given as NAME<tab>EXPR, added as perf's __add_metric/resolve_metric. */
+/* `ids` mode and test_id_order(): metrics given as name and expression pairs */
 struct ids_tool {
 	char **names, **exprs;
 	int nr;
-	const char **refs;	/* referenced metrics already added to the root */
-	int nr_refs;
 	struct metric_expr_ctx ctx;
 };
 
@@ -372,40 +371,26 @@ static int find_def(const struct ids_tool *t, const char *name)
 	return -1;
 }
 
-static int add_metric(struct ids_tool *t, int def, struct metric_ids **ids, bool root)
+static int find_metric(void *priv, const char *id, const char **name, const char **expr)
 {
-	struct metric_ids_iter it;
-	const char *id;
-	char **keys;
-	int *pending, nr = 0, err;
+	const struct ids_tool *t = priv;
+	int i = find_def(t, id);
 
-	if (!root) {
-		for (int i = 0; i < t->nr_refs; i++)
-			if (!strcmp(t->refs[i], t->names[def]))
-				return 0;
-		t->refs = xrealloc(t->refs, (t->nr_refs + 1) * sizeof(*t->refs));
-		t->refs[t->nr_refs++] = t->names[def];
-	}
-	err = metric_expr_find_ids(t->exprs[def], &t->ctx, ids);
-	if (err)
-		return err;
-	/* ids naming metrics, in iteration order: all deleted, then each added in that order */
-	pending = xzalloc((metric_ids_size(*ids) + 1) * sizeof(*pending));
-	keys = xzalloc((metric_ids_size(*ids) + 1) * sizeof(*keys));
-	metric_ids_for_each(*ids, it, id) {
-		if (find_def(t, id) >= 0) {
-			keys[nr] = xstrdup(id);
-			pending[nr++] = find_def(t, id);
-		}
-	}
-	for (int i = 0; i < nr; i++)
-		metric_ids_delete(*ids, keys[i]);
-	for (int i = 0; i < nr && !err; i++)
-		err = add_metric(t, pending[i], ids, false);
-	for (int i = 0; i < nr; i++)
-		free(keys[i]);
-	free(keys);
-	free(pending);
+	if (i < 0)
+		return -ENOENT;
+	*name = t->names[i];
+	*expr = t->exprs[i];
+	return 0;
+}
+
+/* metric_root_ids() of metric def */
+static int add_metric(struct ids_tool *t, int def, struct metric_ids **ids)
+{
+	struct metric_refs refs = { 0 };
+	int err = metric_root_ids(t->names[def], t->exprs[def], find_metric, t, &t->ctx, ids,
+				  &refs);
+
+	metric_refs_free(&refs);
 	return err;
 }
 
@@ -424,8 +409,7 @@ static int metric_events(struct ids_tool *t, const char *root, char *buf, size_t
 	size_t len = 0;
 	int err;
 
-	t->nr_refs = 0;
-	err = add_metric(t, find_def(t, root), &ids, true);
+	err = add_metric(t, find_def(t, root), &ids);
 	buf[0] = '\0';
 	metric_ids_for_each(ids, it, id)
 		if (!is_tool_event(id))
@@ -483,7 +467,57 @@ static void test_id_order(void)
 			CHECK_STR(expected[i][0], expected[i][1], got);
 	free(t.names);
 	free(t.exprs);
-	free(t.refs);
+}
+
+/* References: each referenced metric added once, names out of the set, loops refused. */
+static void test_refs(void)
+{
+	static const char *const defs[][2] = {
+		{ "A", "B + C + x" }, { "B", "c * y" }, { "C", "z" },
+		{ "L1", "L2 + 1" }, { "L2", "l1 * 2" }, { "S", "S + 1" },
+	};
+	struct ids_tool t = { .ctx = expr_ctx, .nr = ARRAY_SIZE(defs) };
+	struct metric_refs refs = { 0 };
+	struct metric_ids *ids = NULL;
+	int err;
+
+	t.names = xzalloc(t.nr * sizeof(char *));
+	t.exprs = xzalloc(t.nr * sizeof(char *));
+	for (int i = 0; i < t.nr; i++) {
+		t.names[i] = (char *)defs[i][0];
+		t.exprs[i] = (char *)defs[i][1];
+	}
+	err = metric_root_ids("A", "B + C + x", find_metric, &t, &t.ctx, &ids, &refs);
+	if (CHECK_OK("refs of A", err)) {
+		CHECK_EQ("ids of A", 3, metric_ids_size(ids));
+		CHECK("ids of A", metric_ids_has(ids, "x") && metric_ids_has(ids, "y") &&
+		      metric_ids_has(ids, "z"));
+		/* c (B's spelling) names C: it leaves the set too */
+		CHECK("no metric names", !metric_ids_has(ids, "B") && !metric_ids_has(ids, "c"));
+		CHECK_EQ("refs of A", 2, refs.nr);
+		CHECK("refs of A are B and C", refs.nr == 2 &&
+		      strcmp(refs.names[0], refs.names[1]) && strchr("BC", refs.names[0][0]) &&
+		      strchr("BC", refs.names[1][0]));
+	}
+	metric_ids_free(ids);
+	metric_refs_free(&refs);
+	ids = NULL;
+	CHECK_EQ("a loop", -ELOOP,
+		 metric_root_ids("L1", "L2 + 1", find_metric, &t, &t.ctx, &ids, &refs));
+	metric_ids_free(ids);
+	metric_refs_free(&refs);
+	ids = NULL;
+	CHECK_EQ("a metric naming itself", -ELOOP,
+		 metric_root_ids("S", "S + 1", find_metric, &t, &t.ctx, &ids, &refs));
+	metric_ids_free(ids);
+	metric_refs_free(&refs);
+	ids = NULL;
+	CHECK_EQ("a broken reference", -EINVAL,
+		 metric_root_ids("D", "C + (", find_metric, &t, &t.ctx, &ids, &refs));
+	metric_ids_free(ids);
+	metric_refs_free(&refs);
+	free(t.names);
+	free(t.exprs);
 }
 
 /* The set's own rules: a present id keeps its place, delete, union into the larger set. */
@@ -834,7 +868,7 @@ static int ids_tool(int argc, char **argv)
 	}
 	metric_sys_literals_init(&lit, system_wide, cpus);
 	t.ctx.literals = &lit.base;
-	err = add_metric(&t, def, &ids, true);
+	err = add_metric(&t, def, &ids);
 	if (!err)
 		metric_ids_for_each(ids, it, id)
 			if (!is_tool_event(id))
@@ -847,7 +881,6 @@ static int ids_tool(int argc, char **argv)
 	}
 	free(t.names);
 	free(t.exprs);
-	free(t.refs);
 	return err ? 1 : 0;
 }
 
@@ -865,6 +898,7 @@ int main(int argc, char **argv)
 	test_find_ids();
 	test_id_order();
 	test_id_set();
+	test_refs();
 	test_legacy_ids();
 	test_sys_literals();
 	test_builtin_metrics();
