@@ -55,40 +55,42 @@ bool metric_cpuid(unsigned int leaf, unsigned int subleaf, unsigned int regs[4])
 #endif
 }
 
-static char *sys_path(const struct metric_sys_literals *lit, const char *fmt, int cpu)
+static char *sys_path(const struct metric_sys_literals *lit, const char *rel)
 {
-	char *rel = xasprintf(fmt, cpu), *path = xasprintf("%s/%s", lit->sysfs_root, rel);
-
-	free(rel);
-	return path;
+	return xasprintf("%s/%s", lit->sysfs_root, rel);
 }
 
 /* cpu__max_present_cpu(): the highest CPU of the present list + 1, 4096 if unreadable */
-static int max_present_cpu(const struct metric_sys_literals *lit)
+static int max_present_cpu(struct metric_sys_literals *lit)
 {
-	char *path = sys_path(lit, "devices/system/cpu/present", 0), buf[4096];
+	char *path, buf[4096];
 	struct cpu_map map = { 0 };
-	int max = 4096;
 
+	if (lit->max_cpu)
+		return lit->max_cpu;
+	path = sys_path(lit, "devices/system/cpu/present");
+	lit->max_cpu = 4096;
 	if (!read_text_file(path, buf, sizeof(buf)) && !cpu_map_parse(&map, buf))
-		max = map.cpus[map.nr - 1] + 1;
+		lit->max_cpu = map.cpus[map.nr - 1] + 1;
 	else
-		pr_err("Failed to read max cpus, using default of %d", max);
+		pr_err("Failed to read max cpus, using default of %d", lit->max_cpu);
 	cpu_map_free(&map);
 	free(path);
-	return max;
+	return lit->max_cpu;
 }
 
-/* The first line of the first of two sysfs files that exists (perf's old/new names). */
+/* A topology file of cpu, or the older name where the newer is missing (perf's order). */
 static int read_list(const struct metric_sys_literals *lit, int cpu, const char *name,
 		     const char *old_name, char *buf, size_t size)
 {
-	char *path = sys_path(lit, name, cpu);
+	char *path = xasprintf("%s/devices/system/cpu/cpu%d/topology/%s", lit->sysfs_root, cpu,
+			       name);
 	int err;
 
 	if (old_name && access(path, F_OK)) {
 		free(path);
-		path = sys_path(lit, old_name, cpu);
+		path = xasprintf("%s/devices/system/cpu/cpu%d/topology/%s", lit->sysfs_root, cpu,
+				 old_name);
 	}
 	err = read_text_file(path, buf, size);
 	free(path);
@@ -107,8 +109,7 @@ static void add_distinct(struct metric_sys_literals *lit, int kind, const char *
 /* cpu_topology__new(): the distinct lists of the online CPUs below the present maximum */
 static int read_topology(struct metric_sys_literals *lit)
 {
-	static const char *const cpu_fmt = "devices/system/cpu/cpu%d/topology/";
-	char *path = sys_path(lit, "devices/system/cpu/online", 0), buf[4096], name[128];
+	char *path = sys_path(lit, "devices/system/cpu/online"), buf[4096];
 	struct cpu_map online = { 0 };
 	int max = max_present_cpu(lit), err = -ENOENT, i;
 
@@ -123,20 +124,17 @@ static int read_topology(struct metric_sys_literals *lit)
 		int cpu = online.cpus[i];
 		bool any = false;
 
-		snprintf(name, sizeof(name), "%spackage_cpus_list", cpu_fmt);
-		if (!read_list(lit, cpu, name, "devices/system/cpu/cpu%d/topology/core_siblings_list",
-			       buf, sizeof(buf))) {
+		if (!read_list(lit, cpu, "package_cpus_list", "core_siblings_list", buf,
+			       sizeof(buf))) {
 			add_distinct(lit, LIST_PACKAGE, buf);
 			any = true;
 		}
-		snprintf(name, sizeof(name), "%sdie_cpus_list", cpu_fmt);
-		if (lit->dies && !read_list(lit, cpu, name, NULL, buf, sizeof(buf))) {
+		if (lit->dies && !read_list(lit, cpu, "die_cpus_list", NULL, buf, sizeof(buf))) {
 			add_distinct(lit, LIST_DIE, buf);
 			any = true;
 		}
-		snprintf(name, sizeof(name), "%score_cpus_list", cpu_fmt);
-		if (!read_list(lit, cpu, name, "devices/system/cpu/cpu%d/topology/thread_siblings_list",
-			       buf, sizeof(buf))) {
+		if (!read_list(lit, cpu, "core_cpus_list", "thread_siblings_list", buf,
+			       sizeof(buf))) {
 			add_distinct(lit, LIST_CORE, buf);
 			any = true;
 		}
@@ -155,7 +153,7 @@ static bool smt_on(struct metric_sys_literals *lit)
 
 	if (lit->smt_on >= 0)
 		return lit->smt_on;
-	path = sys_path(lit, "devices/system/cpu/smt/active", 0);
+	path = sys_path(lit, "devices/system/cpu/smt/active");
 	if (!read_text_file(path, buf, sizeof(buf))) {
 		lit->smt_on = atoi(buf) == 1;
 	} else {
@@ -327,4 +325,5 @@ void metric_sys_literals_free(struct metric_sys_literals *lit)
 		lit->nr_lists[k] = 0;
 	}
 	lit->topo_read = false;
+	lit->max_cpu = 0;
 }

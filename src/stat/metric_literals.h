@@ -47,6 +47,7 @@ struct metric_sys_literals {
 	bool (*cpuid)(unsigned int leaf, unsigned int subleaf, unsigned int regs[4]);
 
 	/* what was read: cached, as perf caches it */
+	int max_cpu;		/* highest present CPU + 1; 0 until read */
 	bool topo_read;
 	int topo_err;
 	char **lists[3];	/* distinct package, die and core CPU list strings */

@@ -51,7 +51,8 @@ cmask config:24-31
 EOT
 mount --bind "$fake" "$devices" || skip "cannot bind a fake PMU directory"
 echo 0 >"$tmp/nmi_watchdog"
-[ -e /proc/sys/kernel/nmi_watchdog ] && mount --bind "$tmp/nmi_watchdog" /proc/sys/kernel/nmi_watchdog
+watchdog=/proc/sys/kernel/nmi_watchdog
+[ -e $watchdog ] && { mount --bind "$tmp/nmi_watchdog" $watchdog || skip "cannot bind $watchdog"; }
 
 names=$("$PERF" list --raw-dump metrics 2>/dev/null)
 [ "$(echo "$names" | wc -w)" -gt 100 ] || skip "perf has no skylakex table"
