@@ -90,3 +90,12 @@ void metric_refs_free(struct metric_refs *refs)
 	free(refs->exprs);
 	memset(refs, 0, sizeof(*refs));
 }
+
+int metric_refs_value(const struct metric_refs *refs, const char *id,
+		      const struct metric_expr_ctx *ctx, double *value)
+{
+	for (int i = 0; i < refs->nr; i++)
+		if (!strcmp(refs->names[i], id))
+			return metric_expr_eval(refs->exprs[i], ctx, value);
+	return -ENOENT;
+}

@@ -35,4 +35,13 @@ int metric_root_ids(const char *name, const char *expr, metric_find_fn find, voi
 		    struct metric_refs *refs);
 void metric_refs_free(struct metric_refs *refs);
 
+/*
+ * For a lookup of a root metric's ids: when id is a referenced metric (by its exact name, as
+ * perf keys references), its expression's value with ctx (whose lookup comes back here for the
+ * metric's own ids). Returns 0 with *value, the expression's error (an id then NaN, as perf),
+ * or -ENOENT when id is no reference: an event for the caller to answer.
+ */
+int metric_refs_value(const struct metric_refs *refs, const char *id,
+		      const struct metric_expr_ctx *ctx, double *value);
+
 #endif
