@@ -8,7 +8,8 @@
  *
  * `test_metric_expr ids [-a] [-C CPUS] NAME` (tests/shell/metric_ids_vs_perf.sh) prints, one a
  * line, the events metric NAME needs in perf's order, from "NAME<tab>EXPR" lines on stdin (the
- * metric and those it refers to), resolving references as perf's metricgroup.c does.
+ * metric and those it refers to), resolving references as perf's metricgroup.c does;
+ * `test_metric_expr value -c COUNTS ... NAME` prints its value from the counts perf printed.
  */
 #include <errno.h>
 #include <math.h>
@@ -880,28 +881,106 @@ static void test_matching(void)
 	CHECK("IPC does not match CPI", !metric_def_matches(ipc, "CPI"));
 }
 
-static int ids_tool(int argc, char **argv)
+/* counts perf printed (`value` mode): evsel name and count */
+struct counts {
+	char **names;
+	double *values;
+	int nr;
+};
+
+static int read_counts(const char *path, struct counts *c)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t len = 0;
+
+	if (!f)
+		return -errno;
+	while (getline(&line, &len, f) > 0) {
+		char *tab = strchr(line, '\t');
+
+		if (!tab)
+			continue;
+		*tab = '\0';
+		c->names = xrealloc(c->names, (c->nr + 1) * sizeof(char *));
+		c->values = xrealloc(c->values, (c->nr + 1) * sizeof(double));
+		c->names[c->nr] = xstrdup(line);
+		c->values[c->nr++] = strtod(tab + 1, NULL);
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+/* An id's value as perf's prepare_metric() takes it: its evsel's count, duration_time in s. */
+static int count_of(const struct counts *c, const char *id, double *value)
+{
+	char *name = xstrdup(id);
+	int err = -ENOENT;
+
+	for (char *p = name; *p; p++)
+		if (*p == '@')
+			*p = '/';
+	for (int i = 0; i < c->nr && err; i++) {
+		if (!strcmp(c->names[i], name)) {
+			*value = c->values[i] * (strcmp(id, "duration_time") ? 1 : 1e-9);
+			err = 0;
+		}
+	}
+	free(name);
+	return err;
+}
+
+struct value_eval {
+	const struct metric_refs *refs;
+	const struct counts *counts;
+	struct metric_expr_ctx ctx;
+};
+
+static int value_lookup(void *priv, const char *id, bool source_count, double *value)
+{
+	struct value_eval *v = priv;
+	int err = metric_refs_value(v->refs, id, &v->ctx, value);
+
+	if (err != -ENOENT)
+		return err;
+	err = count_of(v->counts, id, value);
+	if (!err && source_count)
+		*value = 1;	/* one PMU instance of each: nothing merged */
+	return err;
+}
+
+/*
+ * `ids`: the events metric NAME needs in perf's order, one a line. `value -c COUNTS`: its value
+ * (%.17g) from the counts perf printed ("evsel<tab>count" lines), exit 3 if an event has none.
+ */
+static int tool(int argc, char **argv, bool value)
 {
 	struct metric_sys_literals lit;
 	struct ids_tool t = { 0 };
+	struct metric_refs refs = { 0 };
+	struct counts counts = { 0 };
 	struct metric_ids *ids = NULL;
 	struct metric_ids_iter it;
-	const char *cpus = NULL, *id;
+	const char *cpus = NULL, *id, *counts_path = NULL;
 	bool system_wide = false;
 	char *line = NULL;
 	size_t len = 0;
 	int opt, def, err;
 
-	while ((opt = getopt(argc, argv, "aC:")) != -1) {
+	while ((opt = getopt(argc, argv, "aC:c:")) != -1) {
 		if (opt == 'a')
 			system_wide = true;
 		else if (opt == 'C')
 			cpus = optarg;
+		else if (opt == 'c')
+			counts_path = optarg;
 		else
 			return 2;
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "usage: test_metric_expr ids [-a] [-C CPUS] NAME <defs\n");
+	if (optind != argc - 1 || value != !!counts_path) {
+		fprintf(stderr, "usage: test_metric_expr ids|value [-a] [-C CPUS] [-c COUNTS] NAME "
+			"<defs\n");
 		return 2;
 	}
 	while (getline(&line, &len, stdin) > 0) {
@@ -926,26 +1005,46 @@ static int ids_tool(int argc, char **argv)
 	}
 	metric_sys_literals_init(&lit, system_wide, cpus);
 	t.ctx.literals = &lit.base;
-	err = add_metric(&t, def, &ids);
-	if (!err)
+	err = metric_root_ids(t.names[def], t.exprs[def], find_metric, &t, &t.ctx, &ids, &refs);
+	if (!err && !value) {
 		metric_ids_for_each(ids, it, id)
 			if (!is_tool_event(id))
 				printf("%s\n", id);
+	} else if (!err) {
+		struct value_eval v = { .refs = &refs, .counts = &counts, .ctx = t.ctx };
+		double result, unused;
+
+		v.ctx.lookup = value_lookup;
+		v.ctx.priv = &v;
+		err = read_counts(counts_path, &counts);
+		metric_ids_for_each(ids, it, id)
+			if (!err && count_of(&counts, id, &unused))
+				err = 3;
+		if (!err && !metric_expr_eval(t.exprs[def], &v.ctx, &result))
+			printf("%.17g\n", result);
+		else if (!err)
+			printf("none\n");	/* perf prints no value either */
+	}
 	metric_ids_free(ids);
+	metric_refs_free(&refs);
 	metric_sys_literals_free(&lit);
 	for (int i = 0; i < t.nr; i++) {
 		free(t.names[i]);
 		free(t.exprs[i]);
 	}
+	for (int i = 0; i < counts.nr; i++)
+		free(counts.names[i]);
+	free(counts.names);
+	free(counts.values);
 	free(t.names);
 	free(t.exprs);
-	return err ? 1 : 0;
+	return err == 3 ? 3 : err ? 1 : 0;
 }
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "ids"))
-		return ids_tool(argc - 1, argv + 1);
+	if (argc > 1 && (!strcmp(argv[1], "ids") || !strcmp(argv[1], "value")))
+		return tool(argc - 1, argv + 1, !strcmp(argv[1], "value"));
 	test_precedence();
 	test_operators();
 	test_division_by_zero();
