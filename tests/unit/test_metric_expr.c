@@ -6,7 +6,7 @@
  * from a fake sysfs/cpuinfo/CPUID, the ids an expression needs with perf's pruning, the id
  * set's order, and every built-in -M metric evaluated through metric_instance_eval.
  *
- * `test_metric_expr ids [-a] [-C CPUS] NAME` (tests/shell/metric_ids_vs_perf.sh) prints, one a
+ * `test_metric_expr ids [-a] [-C CPUS] NAME` (tests/shell/metric_expr_vs_perf.sh) prints, one a
  * line, the events metric NAME needs in perf's order, from "NAME<tab>EXPR" lines on stdin (the
  * metric and those it refers to), resolving references as perf's metricgroup.c does;
  * `test_metric_expr value -c COUNTS ... NAME` prints its value from the counts perf printed.
@@ -422,7 +422,7 @@ static int metric_events(struct ids_tool *t, const char *root, char *buf, size_t
 /*
  * The id set's iteration order replays perf's hash map. Metrics of skylakex and the event
  * order perf 6.1.192 printed for them (perf stat -v -M NAME true, fake cpu PMU, no SMT, not
- * -a): its "metric expr" and "Parsing metric events" lines. tests/shell/metric_ids_vs_perf.sh
+ * -a): its "metric expr" and "Parsing metric events" lines. tests/shell/metric_expr_vs_perf.sh
  * checks many more against the perf on the machine.
  */
 static void test_id_order(void)

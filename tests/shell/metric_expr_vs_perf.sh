@@ -18,7 +18,7 @@
 # different counts. nmi_watchdog reads 0 so that no metric is split out of its group.
 # By default skylakex's metrics of design 17's cases (references, literals, uncore and escaped
 # ids, TopdownL1 and TopdownL2) and every 8th other one, and amdzen3's 13 (about 30 s);
-# METRIC_IDS_ALL=1: all 218 of skylakex (about 2 minutes on a loaded machine).
+# METRIC_EXPR_ALL=1: all 218 of skylakex (about 2 minutes on a loaded machine).
 . "$(dirname "$0")/../lib.sh"
 
 require_root
@@ -26,8 +26,8 @@ require_root
 TOOL=$REPO_TOP/.output/tests/test_metric_expr
 [ -x "$TOOL" ] || fail "unit tests not built: run make tests"
 unshare -m true 2>/dev/null || skip "needs unshare -m"
-if [ -z "${BPERF_METRIC_IDS_NS:-}" ]; then
-	BPERF_METRIC_IDS_NS=1 exec unshare -m bash "$0" "$@"
+if [ -z "${BPERF_METRIC_EXPR_NS:-}" ]; then
+	BPERF_METRIC_EXPR_NS=1 exec unshare -m bash "$0" "$@"
 fi
 
 tmp=$(mktemp -d)
@@ -208,7 +208,7 @@ selected=()
 i=0
 for name in $names; do
 	if [[ " ${chosen//$'\n'/ } " == *" $name "* ]] || [ $((i % 8)) -eq 0 ] ||
-	   [ -n "${METRIC_IDS_ALL:-}" ]; then
+	   [ -n "${METRIC_EXPR_ALL:-}" ]; then
 		selected+=("$name")
 	fi
 	i=$((i + 1))
