@@ -1,325 +1,413 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A recursive descent evaluator for metric expressions. Precedence, lowest first:
- * `if else`, comparisons, + -, * / %, unary minus. Errors travel with values, so that the
- * branch `if else` does not take cannot fail the whole expression (a / b if b > 0 else 0).
+ * perf 6.1's metric expression grammar (util/expr.y) as a recursive descent parser. Like
+ * perf's bison actions it computes every operand, both branches of `if else` included, so a
+ * division by zero anywhere fails the expression as it fails perf's. In the ids mode a value
+ * is either a constant or "any value" (NaN) with the set of ids it needs.
  */
 #include "metric_expr.h"
 
-#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common.h"
-
-enum token_kind {
-	TOK_END,
-	TOK_NUM,
-	TOK_ID,
-	TOK_IF,
-	TOK_ELSE,
-	TOK_MIN,
-	TOK_MAX,
-	TOK_D_RATIO,
-	TOK_CHAR,	/* one of + - * / % < > ( ) , */
-	TOK_BAD,
-};
-
-struct token {
-	enum token_kind kind;
-	char ch;	/* TOK_CHAR */
-	double num;	/* TOK_NUM */
-	char *id;	/* TOK_ID, unescaped, '@' made '/' */
-};
+#include "metric_expr_lex.h"
 
 struct parser {
 	const char *pos;
-	struct token tok;
-	metric_expr_lookup_fn lookup;
-	void *ctx;
+	struct expr_token tok;
+	const struct metric_expr_ctx *ctx;
+	bool compute_ids;
+	int err;		/* the first error; parsing stops there */
 };
 
-/* A value, or the error that stopped its computation. */
-struct value {
+/* A value, and in the ids mode the ids it needs (NULL: none) */
+struct val {
 	double v;
-	int err;
+	struct metric_ids *ids;
 };
 
-static bool id_start(char c)
+static const struct val bottom = { .v = NAN };
+
+static void next(struct parser *ps)
 {
-	return isalpha((unsigned char)c) || c == '_' || c == '#' || c == '\\';
+	expr_next_token(&ps->pos, ps->ctx->runtime, &ps->tok);
 }
 
-static bool id_char(char c)
+static struct val fail(struct parser *ps, int err, struct val a, struct val b)
 {
-	return isalnum((unsigned char)c) || strchr("_.:@#?\\", c);
+	metric_ids_free(a.ids);
+	metric_ids_free(b.ids);
+	if (!ps->err)
+		ps->err = err;
+	return bottom;
 }
 
-static char *read_id(const char **pp)
+static bool is_op(const struct parser *ps, char op)
 {
-	const char *p = *pp;
-	char *id = xzalloc(strlen(p) + 1), *o = id;
-
-	while (*p && id_char(*p)) {
-		if (*p == '\\') {
-			if (!p[1])
-				break;
-			p++;
-		}
-		*o++ = *p == '@' ? '/' : *p;
-		p++;
-	}
-	*pp = p;
-	return id;
+	return ps->tok.kind == EXPR_TOK_OP && ps->tok.op == op;
 }
 
-static void next_token(struct parser *ps)
+static bool expect_op(struct parser *ps, char op)
 {
-	static const struct {
-		const char *word;
-		enum token_kind kind;
-	} keywords[] = {
-		{ "if", TOK_IF }, { "else", TOK_ELSE }, { "min", TOK_MIN }, { "max", TOK_MAX },
-		{ "d_ratio", TOK_D_RATIO },
-	};
-	const char *p = ps->pos;
-	char *end;
-
-	free(ps->tok.id);
-	memset(&ps->tok, 0, sizeof(ps->tok));
-	while (isspace((unsigned char)*p))
-		p++;
-	if (!*p) {
-		ps->tok.kind = TOK_END;
-	} else if (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) {
-		ps->tok.kind = TOK_NUM;
-		ps->tok.num = strtod(p, &end);
-		p = end;
-	} else if (id_start(*p)) {
-		ps->tok.kind = TOK_ID;
-		ps->tok.id = read_id(&p);
-		for (size_t i = 0; i < ARRAY_SIZE(keywords); i++) {
-			if (!strcmp(ps->tok.id, keywords[i].word)) {
-				ps->tok.kind = keywords[i].kind;
-				break;
-			}
-		}
-	} else if (strchr("+-*/%<>(),", *p)) {
-		ps->tok.kind = TOK_CHAR;
-		ps->tok.ch = *p++;
-	} else {
-		ps->tok.kind = TOK_BAD;
-	}
-	ps->pos = p;
-}
-
-static bool accept_char(struct parser *ps, char c)
-{
-	if (ps->tok.kind != TOK_CHAR || ps->tok.ch != c)
+	if (!is_op(ps, op)) {
+		if (!ps->err)
+			ps->err = -EINVAL;
 		return false;
-	next_token(ps);
+	}
+	next(ps);
 	return true;
 }
 
-static struct value fail(int err)
+/* perf's is_const(): in the ids mode NaN (and infinities) stand for "any value" */
+static bool is_const(double v)
 {
-	return (struct value){ .v = 0, .err = err };
+	return isfinite(v);
 }
 
-static struct value parse_if(struct parser *ps);
-
-/* min(a, b), max(a, b), d_ratio(a, b) */
-static struct value parse_call(struct parser *ps, enum token_kind fn)
+static struct val union_of(struct val a, struct val b)
 {
-	struct value a, b;
+	return (struct val){ .v = NAN, .ids = metric_ids_union(a.ids, b.ids) };
+}
 
-	next_token(ps);
-	if (!accept_char(ps, '('))
-		return fail(-EINVAL);
-	a = parse_if(ps);
-	if (a.err == -EINVAL || !accept_char(ps, ','))
-		return fail(-EINVAL);
-	b = parse_if(ps);
-	if (b.err == -EINVAL || !accept_char(ps, ')'))
-		return fail(-EINVAL);
-	if (a.err || b.err)
-		return a.err ? a : b;
-	switch (fn) {
-	case TOK_MIN:
-		return (struct value){ .v = a.v < b.v ? a.v : b.v };
-	case TOK_MAX:
-		return (struct value){ .v = a.v > b.v ? a.v : b.v };
-	default:
-		return (struct value){ .v = b.v == 0 ? 0 : a.v / b.v };
+/* (long)v as the CPU converts it, without C's undefined behaviour out of range */
+static long to_long(double v)
+{
+	if (v > -9223372036854775808.0 && v < 9223372036854775808.0)
+		return (long)v;
+#if defined(__x86_64__) || defined(__i386__)
+	return LONG_MIN;	/* cvttsd2si's "integer indefinite" */
+#else
+	return isnan(v) ? 0 : v > 0 ? LONG_MAX : LONG_MIN;	/* saturating, as arm64's */
+#endif
+}
+
+static struct val parse_if(struct parser *ps);
+static struct val parse_expr(struct parser *ps, int min_prec);
+
+static struct val id_value(struct parser *ps, const char *id, bool source_count)
+{
+	struct val r = bottom;
+
+	if (ps->compute_ids) {
+		r.ids = metric_ids_new();
+		metric_ids_insert(r.ids, id);
+	} else if (!ps->ctx->lookup ||
+		   ps->ctx->lookup(ps->ctx->priv, id, source_count, &r.v)) {
+		r.v = NAN;
 	}
+	return r;
 }
 
-static struct value parse_primary(struct parser *ps)
+static struct val literal_value(struct parser *ps, const char *name)
 {
-	struct value v = { 0 };
+	struct metric_literals *lit = ps->ctx->literals;
+	int which = metric_literal_from_name(name);
+	struct val r = bottom;
 
-	switch (ps->tok.kind) {
-	case TOK_NUM:
-		v.v = ps->tok.num;
-		next_token(ps);
-		return v;
-	case TOK_ID:
-		v.err = ps->lookup(ps->ctx, ps->tok.id, &v.v);
-		next_token(ps);
-		return v;
-	case TOK_MIN:
-	case TOK_MAX:
-	case TOK_D_RATIO:
-		return parse_call(ps, ps->tok.kind);
-	case TOK_CHAR:
-		if (accept_char(ps, '(')) {
-			v = parse_if(ps);
-			if (v.err != -EINVAL && !accept_char(ps, ')'))
-				return fail(-EINVAL);
-			return v;
+	if (which < 0 || !lit) {
+		pr_err("Unrecognized literal '%s'", name);
+		return fail(ps, -EINVAL, bottom, bottom);
+	}
+	if (lit->value(lit, which, &r.v) || isnan(r.v))
+		return fail(ps, -EINVAL, bottom, bottom);
+	return r;
+}
+
+static struct val number_value(struct parser *ps, const char *text)
+{
+	struct val r = bottom;
+
+	errno = 0;
+	r.v = strtod(text, NULL);
+	if (errno)	/* out of range, as perf's lexer rejects it */
+		return fail(ps, -EINVAL, bottom, bottom);
+	return r;
+}
+
+/* min(a, b), max(a, b), d_ratio(a, b): their arguments are expressions without `if` */
+static struct val parse_call(struct parser *ps, enum expr_token_kind fn)
+{
+	struct val a, b;
+
+	next(ps);
+	if (!expect_op(ps, '('))
+		return bottom;
+	a = parse_expr(ps, 0);
+	if (ps->err || !expect_op(ps, ','))
+		return fail(ps, -EINVAL, a, bottom);
+	b = parse_expr(ps, 0);
+	if (ps->err || !expect_op(ps, ')'))
+		return fail(ps, -EINVAL, a, b);
+	if (fn == EXPR_TOK_D_RATIO) {
+		/* a constant 0 divisor: 0, and a's events are not needed */
+		if (b.v == 0) {
+			metric_ids_free(a.ids);
+			return (struct val){ .v = 0 };
 		}
-		return fail(-EINVAL);
-	default:
-		return fail(-EINVAL);
+		if (!ps->compute_ids || (is_const(a.v) && is_const(b.v)))
+			return (struct val){ .v = a.v / b.v };
+		return union_of(a, b);
 	}
+	if (ps->compute_ids)
+		return union_of(a, b);
+	if (fn == EXPR_TOK_MIN)
+		return (struct val){ .v = a.v < b.v ? a.v : b.v };
+	return (struct val){ .v = a.v > b.v ? a.v : b.v };
 }
 
-static struct value parse_unary(struct parser *ps)
+static struct val parse_primary(struct parser *ps)
 {
-	struct value v;
+	enum expr_token_kind kind = ps->tok.kind;
+	struct val r;
 
-	if (!accept_char(ps, '-'))
-		return parse_primary(ps);
-	v = parse_unary(ps);
-	v.v = -v.v;
-	return v;
+	switch (kind) {
+	case EXPR_TOK_NUMBER:
+		r = number_value(ps, ps->tok.text);
+		break;
+	case EXPR_TOK_LITERAL:
+		r = literal_value(ps, ps->tok.text);
+		break;
+	case EXPR_TOK_ID:
+		r = id_value(ps, ps->tok.text, false);
+		break;
+	case EXPR_TOK_SOURCE_COUNT:
+		next(ps);
+		if (!expect_op(ps, '('))
+			return bottom;
+		if (ps->tok.kind != EXPR_TOK_ID)
+			return fail(ps, -EINVAL, bottom, bottom);
+		r = id_value(ps, ps->tok.text, true);
+		next(ps);
+		if (!expect_op(ps, ')'))
+			return fail(ps, -EINVAL, r, bottom);
+		return r;
+	case EXPR_TOK_MIN:
+	case EXPR_TOK_MAX:
+	case EXPR_TOK_D_RATIO:
+		return parse_call(ps, kind);
+	case EXPR_TOK_OP:
+		if (ps->tok.op == '-') {
+			next(ps);
+			r = parse_primary(ps);
+			r.v = -r.v;
+			return r;
+		}
+		if (ps->tok.op == '(') {
+			next(ps);
+			r = parse_if(ps);
+			if (ps->err || !expect_op(ps, ')'))
+				return fail(ps, -EINVAL, r, bottom);
+			return r;
+		}
+		/* fall through */
+	default:
+		return fail(ps, -EINVAL, bottom, bottom);
+	}
+	if (!ps->err)
+		next(ps);
+	return r;
 }
 
-/* a op b, with a's or b's error carried on (a syntax error always wins) */
-static struct value apply(char op, struct value a, struct value b)
+static int precedence(const struct parser *ps)
 {
-	if (a.err == -EINVAL || b.err == -EINVAL)
-		return fail(-EINVAL);
-	if (a.err || b.err)
-		return a.err ? a : b;
-	switch (op) {
-	case '+':
-		return (struct value){ .v = a.v + b.v };
-	case '-':
-		return (struct value){ .v = a.v - b.v };
-	case '*':
-		return (struct value){ .v = a.v * b.v };
-	case '/':
-		return b.v == 0 ? fail(-EDOM) : (struct value){ .v = a.v / b.v };
-	case '%':
-		return b.v == 0 ? fail(-EDOM) : (struct value){ .v = fmod(a.v, b.v) };
+	if (ps->tok.kind != EXPR_TOK_OP)
+		return 0;
+	switch (ps->tok.op) {
+	case '|':
+		return 1;
+	case '^':
+		return 2;
+	case '&':
+		return 3;
 	case '<':
-		return (struct value){ .v = a.v < b.v };
+	case '>':
+		return 4;
+	case '-':
+	case '+':
+		return 5;
+	case '*':
+	case '/':
+	case '%':
+		return 6;
 	default:
-		return (struct value){ .v = a.v > b.v };
+		return 0;
 	}
 }
 
-/* One level of left-associative binary operators from ops, over operands of sub. */
-static struct value parse_binary(struct parser *ps, const char *ops,
-				 struct value (*sub)(struct parser *))
+static struct val binary(struct parser *ps, char op, struct val a, struct val b)
 {
-	struct value v = sub(ps);
+	double x = a.v, y = b.v;
 
-	while (v.err != -EINVAL && ps->tok.kind == TOK_CHAR && strchr(ops, ps->tok.ch)) {
-		char op = ps->tok.ch;
-
-		next_token(ps);
-		v = apply(op, v, sub(ps));
+	/* perf checks the divisor first, in both modes: x / 0 is never an expression */
+	if ((op == '/' || op == '%') && y == 0)
+		return fail(ps, -EDOM, a, b);
+	if (ps->compute_ids && !(is_const(x) && is_const(y)))
+		return union_of(a, b);
+	switch (op) {
+	case '|':
+		return (struct val){ .v = to_long(x) | to_long(y) };
+	case '^':
+		return (struct val){ .v = to_long(x) ^ to_long(y) };
+	case '&':
+		return (struct val){ .v = to_long(x) & to_long(y) };
+	case '<':
+		return (struct val){ .v = x < y };
+	case '>':
+		return (struct val){ .v = x > y };
+	case '-':
+		return (struct val){ .v = x - y };
+	case '+':
+		return (struct val){ .v = x + y };
+	case '*':
+		return (struct val){ .v = x * y };
+	case '/':
+		return (struct val){ .v = x / y };
+	default:
+		/* a divisor that is 0 as a long is a SIGFPE in perf: a division by zero here */
+		if (to_long(y) == 0)
+			return fail(ps, -EDOM, a, b);
+		if (to_long(y) == -1)
+			return (struct val){ .v = 0 };
+		return (struct val){ .v = to_long(x) % to_long(y) };
 	}
-	return v;
 }
 
-static struct value parse_mul(struct parser *ps)
+/* Binary operators binding tighter than min_prec, left-associative. */
+static struct val parse_expr(struct parser *ps, int min_prec)
 {
-	return parse_binary(ps, "*/%", parse_unary);
+	struct val a = parse_primary(ps);
+	int prec;
+
+	while (!ps->err && (prec = precedence(ps)) > min_prec) {
+		char op = ps->tok.op;
+		struct val b;
+
+		next(ps);
+		b = parse_expr(ps, prec);
+		if (ps->err)
+			return fail(ps, ps->err, a, b);
+		a = binary(ps, op, a, b);
+	}
+	return a;
 }
 
-static struct value parse_add(struct parser *ps)
+/* expr | expr if expr else if_expr */
+static struct val parse_if(struct parser *ps)
 {
-	return parse_binary(ps, "+-", parse_mul);
+	struct val a = parse_expr(ps, 0), c, b;
+
+	if (ps->err || ps->tok.kind != EXPR_TOK_IF)
+		return a;
+	next(ps);
+	c = parse_expr(ps, 0);
+	if (ps->err || ps->tok.kind != EXPR_TOK_ELSE) {
+		metric_ids_free(c.ids);
+		return fail(ps, -EINVAL, a, bottom);
+	}
+	next(ps);
+	b = parse_if(ps);
+	if (ps->err) {
+		metric_ids_free(c.ids);
+		return fail(ps, ps->err, a, b);
+	}
+	if (c.v == 0) {
+		metric_ids_free(a.ids);
+		metric_ids_free(c.ids);
+		return b;
+	}
+	if (!ps->compute_ids || is_const(c.v)) {
+		metric_ids_free(c.ids);
+		metric_ids_free(b.ids);
+		return a;
+	}
+	if (a.v == b.v) {	/* the same constant either way: no events needed */
+		metric_ids_free(a.ids);
+		metric_ids_free(c.ids);
+		metric_ids_free(b.ids);
+		return (struct val){ .v = a.v };
+	}
+	return union_of(a, union_of(c, b));
 }
 
-static struct value parse_cmp(struct parser *ps)
+static int parse(const char *expr, const struct metric_expr_ctx *ctx, bool compute_ids,
+		 struct val *out)
 {
-	return parse_binary(ps, "<>", parse_add);
-}
+	struct parser ps = { .pos = expr, .ctx = ctx, .compute_ids = compute_ids };
+	struct val v;
 
-static struct value parse_if(struct parser *ps)
-{
-	struct value then = parse_cmp(ps), cond, other;
-
-	if (then.err == -EINVAL || ps->tok.kind != TOK_IF)
-		return then;
-	next_token(ps);
-	cond = parse_cmp(ps);
-	if (cond.err == -EINVAL || ps->tok.kind != TOK_ELSE)
-		return fail(-EINVAL);
-	next_token(ps);
-	other = parse_if(ps);
-	if (other.err == -EINVAL)
-		return other;
-	if (cond.err)
-		return cond;
-	return cond.v != 0 ? then : other;
-}
-
-int metric_expr_eval(const char *expr, metric_expr_lookup_fn lookup, void *ctx, double *result)
-{
-	struct parser ps = { .pos = expr, .lookup = lookup, .ctx = ctx };
-	struct value v;
-
-	next_token(&ps);
+	next(&ps);
 	v = parse_if(&ps);
-	if (!v.err && ps.tok.kind != TOK_END)
-		v.err = -EINVAL;
-	free(ps.tok.id);
-	if (v.err)
-		return v.err;
-	*result = v.v;
+	if (!ps.err && ps.tok.kind != EXPR_TOK_END)
+		v = fail(&ps, -EINVAL, v, bottom);
+	free(ps.tok.text);
+	if (ps.err) {
+		metric_ids_free(v.ids);
+		return ps.err;
+	}
+	*out = v;
 	return 0;
 }
 
-struct id_collector {
+int metric_expr_eval(const char *expr, const struct metric_expr_ctx *ctx, double *result)
+{
+	struct val v;
+	int err = parse(expr, ctx, false, &v);
+
+	if (!err)
+		*result = v.v;
+	return err;
+}
+
+int metric_expr_find_ids(const char *expr, const struct metric_expr_ctx *ctx,
+			 struct metric_ids **ids)
+{
+	struct val v;
+	int err = parse(expr, ctx, true, &v);
+
+	if (err)
+		return err;
+	/* perf's start rule: ctx->ids = ids__union($1.ids, ctx->ids) */
+	*ids = metric_ids_union(v.ids, *ids ? *ids : metric_ids_new());
+	return 0;
+}
+
+struct appearance {
 	char **ids;
 	int nr;
 };
 
-static int collect_id(void *ctx, const char *id, double *value)
+static int record_id(void *priv, const char *id, bool source_count, double *value)
 {
-	struct id_collector *c = ctx;
-	int i;
+	struct appearance *a = priv;
 
 	*value = 1;
-	for (i = 0; i < c->nr; i++)
-		if (!strcmp(c->ids[i], id))
+	for (int i = 0; i < a->nr; i++)
+		if (!strcmp(a->ids[i], id))
 			return 0;
-	c->ids = xrealloc(c->ids, (c->nr + 2) * sizeof(*c->ids));
-	c->ids[c->nr++] = xstrdup(id);
-	c->ids[c->nr] = NULL;
+	a->ids = xrealloc(a->ids, (a->nr + 2) * sizeof(*a->ids));
+	a->ids[a->nr++] = xstrdup(id);
+	a->ids[a->nr] = NULL;
 	return 0;
 }
 
 int metric_expr_ids(const char *expr, char ***ids)
 {
-	struct id_collector c = { .ids = xzalloc(sizeof(char *)) };
+	struct appearance a = { .ids = xzalloc(sizeof(char *)) };
+	struct metric_expr_ctx ctx = { .lookup = record_id, .priv = &a };
 	double unused;
-	int err = metric_expr_eval(expr, collect_id, &c, &unused);
+	int err = metric_expr_eval(expr, &ctx, &unused);
 
-	/* every id reads as 1, so only the syntax can fail (or a literal division by zero) */
-	if (err == -EINVAL) {
-		metric_expr_ids_free(c.ids);
+	/* ids read as 1 can divide by 0 ((a - b) / c): not an error of the syntax */
+	if (err && err != -EDOM) {
+		metric_expr_ids_free(a.ids);
 		return err;
 	}
-	*ids = c.ids;
-	return c.nr;
+	*ids = a.ids;
+	return a.nr;
 }
 
 void metric_expr_ids_free(char **ids)

@@ -239,7 +239,7 @@ struct eval_ctx {
 	void *ctx;
 };
 
-static int lookup_id(void *ctx, const char *id, double *v)
+static int lookup_id(void *ctx, const char *id, bool source_count, double *v)
 {
 	struct eval_ctx *ec = ctx;
 	int i = id_index(ec->m->ids, id);
@@ -253,8 +253,17 @@ int metric_instance_eval(const struct metric_instance *m,
 			 int (*value)(void *ctx, int ev, double *v), void *ctx, double *out)
 {
 	struct eval_ctx ec = { .m = m, .value = value, .ctx = ctx };
-	int err = metric_expr_eval(m->def->expr, lookup_id, &ec, out);
+	struct metric_expr_ctx expr_ctx = { .lookup = lookup_id, .priv = &ec };
+	double v;
+	int err;
 
+	/* as perf's prepare_metric(): a metric with an event that has no count is not computed */
+	for (int i = 0; m->ids[i]; i++) {
+		err = value(ctx, m->evs[i], &v);
+		if (err)
+			return err;
+	}
+	err = metric_expr_eval(m->def->expr, &expr_ctx, out);
 	if (!err)
 		*out *= m->scale;
 	return err;
