@@ -184,14 +184,21 @@ pct_gap() {
 	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (a - b) * 100 / b }'
 }
 
-# start_stopped CMD...: starts CMD stopped before its exec (SIGSTOP), address-space randomisation
-# off; sets STOPPED_PID once it is stopped. SIGCONT lets it exec CMD.
-start_stopped() {
-	setarch "$(uname -m)" -R sh -c 'kill -STOP $$; exec "$0" "$@"' "$@" &
-	STOPPED_PID=$!
-	BG_PIDS+=("$STOPPED_PID")
-	while ! grep -q '^State:.*stopped' "/proc/$STOPPED_PID/status" 2>/dev/null; do
-		[ -e "/proc/$STOPPED_PID" ] || fail "$* did not start"
+# wait_stopped PID: returns once process PID is stopped; fails if it ends first.
+wait_stopped() {
+	while ! grep -q '^State:.*stopped' "/proc/$1/status" 2>/dev/null; do
+		[ -e "/proc/$1" ] || fail "process $1 ended before it stopped"
 		sleep 0.01
 	done
+}
+
+# start_stopped CMD...: starts CMD stopped before its exec (SIGSTOP), address-space randomisation
+# off, on the CPUs of STOPPED_CPUS if set (taskset's list); sets STOPPED_PID once it is stopped.
+# SIGCONT lets it exec CMD.
+start_stopped() {
+	${STOPPED_CPUS:+taskset -c "$STOPPED_CPUS"} setarch "$(uname -m)" -R \
+		sh -c 'kill -STOP $$; exec "$0" "$@"' "$@" &
+	STOPPED_PID=$!
+	BG_PIDS+=("$STOPPED_PID")
+	wait_stopped "$STOPPED_PID"
 }

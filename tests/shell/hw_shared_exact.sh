@@ -90,14 +90,7 @@ pairs "-a pagetouch 1000" 1 -a -- taskset -c "$cpu" "$W/pagetouch" 1000
 # -p and -t on a process started elsewhere, pinned, stopped before its exec while the session
 # attaches; the session ends when it exits.
 for target in -p -t; do
-	taskset -c "$cpu" setarch "$(uname -m)" -R sh -c 'kill -STOP $$; exec "$0" "$@"' \
-		"$W/pingpong" -t 100 &
-	STOPPED_PID=$!
-	BG_PIDS+=("$STOPPED_PID")
-	while ! grep -q '^State:.*stopped' "/proc/$STOPPED_PID/status" 2>/dev/null; do
-		[ -e "/proc/$STOPPED_PID" ] || fail "$target: pingpong did not start"
-		sleep 0.01
-	done
+	STOPPED_CPUS=$cpu start_stopped "$W/pingpong" -t 100
 	taskset -c 0 "$BPERF" stat -x, -o "$TMP/out" --bpf-attr-map "$SHARED_MAP" \
 		-e "$EVENTS" "$target" "$STOPPED_PID" &
 	bperf_pid=$!

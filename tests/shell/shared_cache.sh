@@ -22,13 +22,6 @@ W=$WORKLOADS
 pin=$(($(nproc) - 1))
 EVENTS=page-faults,page-faults:b,context-switches,context-switches:b
 
-wait_stopped() {
-	while ! grep -q '^State:.*stopped' "/proc/$1/status" 2>/dev/null; do
-		[ -e "/proc/$1" ] || fail "process $1 ended before it stopped"
-		sleep 0.01
-	done
-}
-
 # attach NAME PID: a session on $EVENTS counting PID (-p), started disabled and enabled through
 # --control; returns once it acks (its slots in the leaders are taken); sets NAME_pid.
 attach() {
