@@ -621,25 +621,42 @@ int BPF_PROG(on_cgroup_move, struct cgroup *dst, const char *path, struct task_s
  * perf stops counting a task in perf_event_exit_task(), early in do_exit() (and at an exec that
  * drops privileges): what the task runs after it, freeing its address space above all, is
  * nobody's count. Its slice up to here is credited, then it leaves every filter, so that the
- * rest, up to its last switch, is not (on_switch's task_is_gone() is the fallback without
- * kprobes, from the first switch past that point on). Only while thread or cgroup sessions are
- * active: a read (not at a switch) as far as the pending context-switch increment goes.
+ * rest, up to its last switch, is not (on_switch's task_is_gone() is the fallback where neither
+ * program below can run, from the first switch past that point on). Only while thread or cgroup
+ * sessions are active: a read (not at a switch) as far as the pending context-switch increment
+ * goes.
  */
-/* attached by hand to perf_event_exit_task() (leader.c), never by the skeleton */
-SEC("kprobe")
-int BPF_KPROBE(on_exit_task, struct task_struct *child)
+static int stop_counting_exiting(struct task_struct *task)
 {
 	struct leader_state *st;
 	__u32 zero = 0;
 
-	/* an untyped comparison: the compiler would read the pid through child otherwise */
-	if ((__u64)child != bpf_get_current_task())
+	/* an untyped comparison: the compiler would read the pid through task otherwise */
+	if ((__u64)task != bpf_get_current_task())
 		return 0;
 	st = bpf_map_lookup_elem(&leader_state, &zero);
 	if (!st || !st->nr_switch_slots)
 		return 0;
 	account((__u32)bpf_get_current_pid_tgid(), false, true);
 	return 0;
+}
+
+/* attached by hand to perf_event_exit_task() (leader.c), never by the skeleton */
+SEC("kprobe")
+int BPF_KPROBE(on_exit_task, struct task_struct *child)
+{
+	return stop_counting_exiting(child);
+}
+
+/*
+ * Since Linux 6.16 this tracepoint fires right before perf_event_exit_task(), with nothing
+ * between them (leader.c loads it only there: its event has group_dead); before, it came after
+ * exit_mm().
+ */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(on_process_exit, struct task_struct *task)
+{
+	return stop_counting_exiting(task);
 }
 
 /* Sessions waiting for their workload's exec start here, where perf's enable_on_exec would. */

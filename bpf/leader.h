@@ -133,7 +133,7 @@ struct leader_state {
 	/* active thread and cgroup slots: without any, a switch reads nothing */
 	__u32 nr_switch_slots;
 	__u32 nr_cgroup_slots;	/* active cgroup slots: a switch looks up the task's cgroup */
-	__u32 exit_link_id;	/* on_exit_task's, or 0 where the kernel has no kprobes */
+	__u32 exit_link_id;	/* on_process_exit or on_exit_task, 0 where neither attaches */
 };
 
 #endif

@@ -3,6 +3,7 @@
 #include "counter.h"
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -421,6 +422,53 @@ static int attach_exit_probe(const struct bpf_program *prog)
 	return lfd < 0 ? err : lfd;
 }
 
+/*
+ * Whether sched_process_exit fires right before perf_event_exit_task(), as since Linux 6.16:
+ * the same change gave the event its own layout (group_dead), where before it shared
+ * sched_process_template and came after exit_mm(). tracefs tells in a few microseconds; the
+ * kernel's BTF, where tracefs is not mounted, in about 50 ms.
+ */
+static bool exit_tracepoint_at_perf_exit(void)
+{
+	char format[4096];
+	struct btf *btf;
+	bool found;
+
+	if (!read_text_file("/sys/kernel/tracing/events/sched/sched_process_exit/format", format,
+			    sizeof(format)))
+		return strstr(format, "group_dead") != NULL;
+	btf = btf__load_vmlinux_btf();
+	if (!btf)
+		return false;
+	found = btf__find_by_name_kind(btf, "trace_event_raw_sched_process_exit",
+				       BTF_KIND_STRUCT) > 0;
+	btf__free(btf);
+	return found;
+}
+
+/* the link fd of the exit program the skeleton loaded, or -1 where none attaches */
+static int attach_exit_program(struct leader_bpf *skel)
+{
+	struct bpf_link *link;
+	int fd;
+
+	if (bpf_program__autoload(skel->progs.on_exit_task)) {
+		fd = attach_exit_probe(skel->progs.on_exit_task);
+		return fd < 0 ? -1 : fd;
+	}
+	if (!bpf_program__autoload(skel->progs.on_process_exit))
+		return -1;
+	link = bpf_program__attach(skel->progs.on_process_exit);
+	if (!link)
+		return -1;
+	/* as create_leader's other links: our dup keeps it attached */
+	fd = fcntl(bpf_link__fd(link), F_DUPFD_CLOEXEC, 3);
+	bpf_link__disconnect(link);
+	close(bpf_link__fd(link));
+	bpf_link__destroy(link);
+	return fd < 0 ? -1 : fd;
+}
+
 /* *out = a dup of fd kept past the skeleton, unless err is set already; 0 or the first -errno */
 static int dup_fd(int fd, int *out, int err)
 {
@@ -438,6 +486,7 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	struct leader_state st = { .abi_version = LEADER_ABI_VERSION };
 	int nr_cpus = libbpf_num_possible_cpus();
 	struct leader_bpf *skel;
+	bool exit_tp;
 	int i, err;
 
 	skel = leader_bpf__open();
@@ -449,9 +498,14 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	skel->rodata->prev_owner_members = context_switch_members(attrs, nr);
 	_Static_assert(sizeof(*key) <= LEADER_KEY_SIZE, "attr map key too big for the leader");
 	memcpy((void *)skel->rodata->attr_key, key, sizeof(*key));
-	/* kernels without kprobes (no kprobe PMU) end a task's count at its last switch */
+	/*
+	 * Where perf stops counting an exiting task: the tracepoint there, else a kprobe; kernels
+	 * with neither (no kprobe PMU) end a task's count at its first switch past that point.
+	 */
+	exit_tp = exit_tracepoint_at_perf_exit();
+	bpf_program__set_autoload(skel->progs.on_process_exit, exit_tp);
 	bpf_program__set_autoload(skel->progs.on_exit_task,
-				  access("/sys/bus/event_source/devices/kprobe", F_OK) == 0);
+				  !exit_tp && access("/sys/bus/event_source/devices/kprobe", F_OK) == 0);
 	err = leader_bpf__load(skel);
 	if (err)
 		goto out;
@@ -467,13 +521,9 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 		}
 	}
 	/* a kernel that refuses the probe counts as one without kprobes */
-	if (bpf_program__autoload(skel->progs.on_exit_task)) {
-		h->link_fds[LEADER_EXIT_LINK] = attach_exit_probe(skel->progs.on_exit_task);
-		if (h->link_fds[LEADER_EXIT_LINK] < 0)
-			h->link_fds[LEADER_EXIT_LINK] = -1;
-		else
-			st.exit_link_id = link_id_of(h->link_fds[LEADER_EXIT_LINK]);
-	}
+	h->link_fds[LEADER_EXIT_LINK] = attach_exit_program(skel);
+	if (h->link_fds[LEADER_EXIT_LINK] >= 0)
+		st.exit_link_id = link_id_of(h->link_fds[LEADER_EXIT_LINK]);
 	st.nr_members = nr;
 	st.nr_cpus = nr_cpus;
 	st.exec_link_id = link_id_of(bpf_link__fd(links[1]));

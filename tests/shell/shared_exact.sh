@@ -158,29 +158,36 @@ done
 kill "$hog"
 wait "$hog" 2>/dev/null
 
-# Clocks: the same interval, so within 0.5% on CPU-bound work.
-"$BPERF" stat -x, -o "$TMP/out" --bpf-attr-map "$SHARED_MAP" \
-	-e task-clock,task-clock:b,cpu-clock,cpu-clock:b -- "$W/spin" 300 || fail "spin: exit $?"
-for ev in task-clock cpu-clock; do
-	direct=$(count_of "$TMP/out" "$ev")
-	shared=$(count_of "$TMP/out" "$ev:b")
-	within_pct "$shared" "$direct" "$CLOCK_PCT" ||
-		fail "spin 300 $ev: direct $direct, shared $shared"
-	echo "spin 300 $ev: direct $direct msec, shared $shared msec ($(pct_gap "$shared" "$direct")%)"
-done
+# clock_pair WHAT CPUS WORKLOAD...: task-clock and cpu-clock of WORKLOAD run on CPUS (taskset's
+# list), direct and shared, within CLOCK_PCT. This host's guest agent (process_api's tokio-rt-worker threads) switches
+# out with no sched_switch tracepoint (tests/README.md): when it preempts the workload, its run
+# (2 to 5 ms, about one run in fifteen of spin 100) goes to the workload's shared count. A try
+# that meets it is tried again, up to three tries.
+clock_pair() {
+	local what=$1 cpus=$2 ev direct shared
+
+	shift 2
+	taskset -c "$cpus" "$BPERF" stat -x, -o "$TMP/out" --bpf-attr-map "$SHARED_MAP" \
+		-e task-clock,task-clock:b,cpu-clock,cpu-clock:b -- "$@" || fail "$what: exit $?"
+	for ev in task-clock cpu-clock; do
+		direct=$(count_of "$TMP/out" "$ev")
+		shared=$(count_of "$TMP/out" "$ev:b")
+		within_pct "$shared" "$direct" "$CLOCK_PCT" ||
+			fail "$what $ev: direct $direct, shared $shared"
+		echo "$what $ev: direct $direct msec, shared $shared msec" \
+			"($(pct_gap "$shared" "$direct")%)"
+	done
+}
+
+# Clocks: the same interval, so within 0.5% on CPU-bound work, and on an exit that frees a large
+# address space (perf stops counting before it: 2 to 3% more shared before the leader read at
+# sched_process_exit on this host).
+all_cpus=0-$((nr_cpus - 1))
+retry3 clock_pair "spin 300" "$all_cpus" "$W/spin" 300 || exit 1
+retry3 clock_pair "pagetouch 50000" "$all_cpus" "$W/pagetouch" 50000 || exit 1
 
 # Switch-heavy work on one CPU (every switch from task to task): within 0.5% too.
-taskset -c "$pin" "$BPERF" stat -x, -o "$TMP/out" --bpf-attr-map "$SHARED_MAP" \
-	-e task-clock,task-clock:b,cpu-clock,cpu-clock:b -- "$W/pingpong" 20000 ||
-	fail "pingpong pinned: exit $?"
-for ev in task-clock cpu-clock; do
-	direct=$(count_of "$TMP/out" "$ev")
-	shared=$(count_of "$TMP/out" "$ev:b")
-	within_pct "$shared" "$direct" "$CLOCK_PCT" ||
-		fail "pingpong 20000 on CPU $pin $ev: direct $direct, shared $shared"
-	echo "pingpong 20000 on CPU $pin $ev: direct $direct msec, shared $shared msec" \
-		"($(pct_gap "$shared" "$direct")%)"
-done
+retry3 clock_pair "pingpong 20000 on CPU $pin" "$pin" "$W/pingpong" 20000 || exit 1
 
 # Unpinned on two CPUs, the switches from idle: measured 1-3% high (task-clock) and 4-11%
 # (cpu-clock, which perf itself counts 2-5% below task-clock here); 15% is the documented bound.
