@@ -287,6 +287,11 @@ static bool slot_in(const struct pending *set, __u32 slot)
 	return (set->slots[slot_word(slot)] >> (slot & 63)) & 1;
 }
 
+static void slot_add(struct pending *set, __u32 slot)
+{
+	set->slots[slot_word(slot)] |= 1ull << (slot & 63);
+}
+
 static bool cpu_listed(const struct leader_session *s, __u32 cpu)
 {
 	return (s->cpus[(cpu >> 6) & (LEADER_MAX_CPUS / 64 - 1)] >> (cpu & 63)) & 1;
@@ -337,7 +342,7 @@ static long collect_slot(__u32 slot, void *ctx)
 	s = bpf_map_lookup_elem(&sessions, &slot);
 	if (!s || s->state != SLOT_ACTIVE || s->filter != FILTER_TID || !in_filter(slot, cc->tid))
 		return 0;
-	cc->set->slots[slot_word(slot)] |= 1ull << (slot & 63);
+	slot_add(cc->set, slot);
 	return 0;
 }
 
@@ -398,7 +403,7 @@ static long credit_session(__u32 slot, void *ctx)
 	/* a task perf stopped counting still counts in its cgroup as it goes */
 	if (prev_owner_members && time_ok && sl->at_switch &&
 	    (!sl->gone || s->filter == FILTER_CGROUP))
-		sl->next_slots.slots[slot_word(slot)] |= 1ull << (slot & 63);
+		slot_add(&sl->next_slots, slot);
 	if (!time_ok && !count_ok)
 		return 0;
 	for (m = 0; m < LEADER_MAX_MEMBERS && m < nr_members; m++) {
