@@ -1,0 +1,141 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# perf 6.1's table events (vendor names such as inst_retired.any) side by side with perf, for
+# several CPU models chosen with PERF_CPUID. In a private mount namespace a fake core `cpu` PMU
+# of type 4 (PERF_TYPE_RAW: this machine has no hardware PMU, so opens fail as perf's do) with
+# the Intel or AMD driver's format files, two fake uncore_imc instances and an uncore_cha
+# (Intel), or fake hybrid cpu_core/cpu_atom PMUs (alderlake) are bound over the devices
+# directory. For each model, events are picked from perf's own `perf list --raw-dump pmu` (every
+# k-th word, JSON_EVENTS_N per model, default 15; JSON_EVENTS_ALL=1 takes them all) plus the
+# spellings perf users write (upper case, modifiers, pmu/alias,terms/, name=, metric-id=); for
+# each, `stat -vv -e EVENT true` of both tools must give the same perf_event_attr blocks
+# (tests/attr_blocks.awk), the same "Attempting to add", "After aliases" and "X -> pmu/terms/"
+# lines, the same event names on the count lines and the same exit status.
+. "$(dirname "$0")/../lib.sh"
+require_root
+[ -x "$PERF" ] || skip "needs $PERF"
+[ -r /sys/bus/event_source/devices/msr/type ] || skip "needs the msr PMU"
+. "$(dirname "$0")/../fake_pmus.sh"
+fake_pmus_enter_ns "$0" "$@"
+cd "$REPO_TOP" || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fake=$tmp/devices
+fake_pmus_init "$fake" || fail "cannot build the fake devices directory"
+fake_pmus_mount "$fake" || skip "cannot bind a fake PMU directory"
+msr_type=$(cat "$fake/msr/type")
+
+# the fake PMUs of one model: core PMUs of KIND (intel, amd, hybrid), Intel's uncore ones
+set_pmus() {
+	rm -rf "${fake:?}/cpu" "$fake/cpu_core" "$fake/cpu_atom" "$fake"/uncore_*
+	case $1 in
+	hybrid)
+		fake_pmu_core "$fake" cpu_core "$msr_type" msr 0
+		fake_pmu_core "$fake" cpu_atom "$msr_type" msr 1 ;;
+	*)
+		fake_pmu_core "$fake" cpu 4 "$1" ;;
+	esac
+	if [ "$1" = intel ]; then
+		fake_pmu_uncore "$fake" uncore_imc_0 "$msr_type"
+		fake_pmu_uncore "$fake" uncore_imc_1 "$msr_type"
+		fake_pmu_uncore "$fake" uncore_cha_0 "$msr_type"
+	fi
+}
+
+# what both tools print of an event at -vv that this test compares
+debug_lines() {
+	grep -E '^(Attempting to add|After aliases)|^[^ ]+ -> [^ ]+/.*/$' "$1"
+}
+count_names() {
+	grep -E '^ +([0-9.,]+|<not supported>|<not counted>) ' "$1" | grep -v ' seconds ' |
+		sed -E 's/^ +([0-9.,]+|<not supported>|<not counted>) +(msec |ns +)?//; s/ +#.*//;
+			s/ +$//'
+}
+
+total=0
+failed=0
+check_event() {
+	local id=$1 ev=$2 prc brc what
+
+	total=$((total + 1))
+	PERF_CPUID=$id "$PERF" stat -vv -e "$ev" true >/dev/null 2>"$tmp/p"
+	prc=$?
+	PERF_CPUID=$id "$BPERF" stat -vv -e "$ev" true >/dev/null 2>"$tmp/b"
+	brc=$?
+	for what in attrs debug names; do
+		case $what in
+		attrs)
+			awk -f tests/attr_blocks.awk "$tmp/p" >"$tmp/p.$what"
+			awk -f tests/attr_blocks.awk "$tmp/b" >"$tmp/b.$what" ;;
+		debug)
+			debug_lines "$tmp/p" >"$tmp/p.$what"
+			debug_lines "$tmp/b" >"$tmp/b.$what" ;;
+		names)
+			count_names "$tmp/p" >"$tmp/p.$what"
+			count_names "$tmp/b" >"$tmp/b.$what" ;;
+		esac
+		if ! cmp -s "$tmp/p.$what" "$tmp/b.$what"; then
+			echo "$id -e '$ev': $what differ from perf's:"
+			diff "$tmp/p.$what" "$tmp/b.$what" | head -20
+			failed=$((failed + 1))
+			return
+		fi
+	done
+	if [ "$prc" != "$brc" ]; then
+		echo "$id -e '$ev': exit status $brc, perf's $prc"
+		failed=$((failed + 1))
+	fi
+}
+
+# every k-th word of perf's --raw-dump pmu, for about JSON_EVENTS_N of them
+sample_events() {
+	local n=${JSON_EVENTS_N:-15}
+
+	PERF_CPUID=$1 "$PERF" list --raw-dump pmu | tr ' ' '\n' | grep -v '^$' >"$tmp/words"
+	[ -s "$tmp/words" ] || fail "$1: perf lists no PMU event"
+	if [ -n "${JSON_EVENTS_ALL:-}" ]; then
+		cat "$tmp/words"
+	else
+		awk -v n="$n" -v all="$(wc -l <"$tmp/words")" \
+			'BEGIN { k = int(all / n); if (k < 1) k = 1 } (NR - 1) % k == 0' "$tmp/words"
+	fi
+}
+
+# the spellings of §3: case, modifiers, pmu/alias/, terms after the alias, metric-id=
+INTEL_SPELLINGS='INST_RETIRED.ANY
+inst_retired.any:u
+cpu/inst_retired.any/
+cpu/INST_RETIRED.ANY,name=foo/k
+cpu/uops_executed.core,cmask=1/
+INST_RETIRED.ANY/metric-id=INST_RETIRED.ANY/
+mem_load_retired.l1_hit:pp
+{inst_retired.any,br_misp_retired.all_branches}:u
+inst_retired.any,TSC'
+AMD_SPELLINGS='EX_RET_BRN_MISP
+ex_ret_brn_misp:k
+cpu/ex_ret_brn_misp,name=m/
+{ex_ret_brn_misp,ex_ret_instr}'
+
+model() {
+	local id=$1 kind=$2 spellings=$3 before=$total fails=$failed ev
+
+	set_pmus "$kind"
+	while read -r ev; do
+		check_event "$id" "$ev"
+	done < <(sample_events "$id"; [ -z "$spellings" ] || echo "$spellings")
+	echo "$id: $((total - before)) events, $((failed - fails)) differ"
+}
+
+model GenuineIntel-6-55-4 intel "$INTEL_SPELLINGS"
+model GenuineIntel-6-55-7 intel "$INTEL_SPELLINGS"
+model GenuineIntel-6-8F-8 intel "$INTEL_SPELLINGS"
+model AuthenticAMD-25-11-1 amd "$AMD_SPELLINGS"
+model AuthenticAMD-23-1-2 amd ""
+model GenuineIntel-6-97-2 hybrid "inst_retired.any
+cpu_core/inst_retired.any/
+INST_RETIRED.ANY:u"
+
+echo "$total events compared, $failed differ"
+[ "$failed" -eq 0 ]
