@@ -11,7 +11,9 @@
 # spellings perf users write (upper case, modifiers, pmu/alias,terms/, name=, metric-id=); for
 # each, `stat -vv -e EVENT true` of both tools must give the same perf_event_attr blocks
 # (tests/attr_blocks.awk), the same "Attempting to add", "After aliases" and "X -> pmu/terms/"
-# lines, the same event names on the count lines and the same exit status.
+# lines, the same event names on the count lines and the same exit status. Then `list pmu` in
+# every layout (-v, --details, --deprecated, --no-desc, COLUMNS, --cputype) and globs on names,
+# uncore aliases and topics, byte for byte.
 . "$(dirname "$0")/../lib.sh"
 require_root
 [ -x "$PERF" ] || skip "needs $PERF"
@@ -103,7 +105,39 @@ sample_events() {
 	fi
 }
 
-# the spellings of §3: case, modifiers, pmu/alias/, terms after the alias, metric-id=
+# `list ARGS` of both tools, byte for byte, and their exit status
+lists=0
+check_list() {
+	local id=$1 prc brc
+
+	shift
+	lists=$((lists + 1))
+	PERF_CPUID=$id "$PERF" list "$@" >"$tmp/lp" 2>&1
+	prc=$?
+	PERF_CPUID=$id "$BPERF" list "$@" >"$tmp/lb" 2>&1
+	brc=$?
+	if ! cmp -s "$tmp/lp" "$tmp/lb" || [ "$prc" != "$brc" ]; then
+		echo "$id list $*: differs from perf's (exit $brc, perf's $prc):"
+		diff "$tmp/lp" "$tmp/lb" | head -20
+		failed=$((failed + 1))
+	fi
+}
+
+# the PMU section in every layout, and globs on names, bare uncore names and topics
+check_lists() {
+	local id=$1 args
+
+	shift
+	for args in pmu "--raw-dump pmu" "-v pmu" "--long-desc pmu" "--details pmu" \
+		    "--deprecated pmu" "--no-desc pmu" "-d pmu" "$@"; do
+		# shellcheck disable=SC2086
+		check_list "$id" $args
+	done
+	COLUMNS=60 check_list "$id" pmu
+	COLUMNS=200 check_list "$id" -v pmu
+}
+
+# the spellings users write: case, modifiers, pmu/alias/, terms after the alias, metric-id=
 INTEL_SPELLINGS='INST_RETIRED.ANY
 inst_retired.any:u
 cpu/inst_retired.any/
@@ -118,24 +152,30 @@ ex_ret_brn_misp:k
 cpu/ex_ret_brn_misp,name=m/
 {ex_ret_brn_misp,ex_ret_instr}'
 
+# model ID KIND SPELLINGS LIST_ARGS...
 model() {
-	local id=$1 kind=$2 spellings=$3 before=$total fails=$failed ev
+	local id=$1 kind=$2 spellings=$3 before=$total fails=$failed lists_before=$lists ev
 
+	shift 3
 	set_pmus "$kind"
 	while read -r ev; do
 		check_event "$id" "$ev"
 	done < <(sample_events "$id"; [ -z "$spellings" ] || echo "$spellings")
-	echo "$id: $((total - before)) events, $((failed - fails)) differ"
+	check_lists "$id" "$@"
+	echo "$id: $((total - before)) events, $((lists - lists_before)) lists," \
+		"$((failed - fails)) differ"
 }
 
-model GenuineIntel-6-55-4 intel "$INTEL_SPELLINGS"
-model GenuineIntel-6-55-7 intel "$INTEL_SPELLINGS"
-model GenuineIntel-6-8F-8 intel "$INTEL_SPELLINGS"
-model AuthenticAMD-25-11-1 amd "$AMD_SPELLINGS"
-model AuthenticAMD-23-1-2 amd ""
+INTEL_LISTS=(inst_retired unc_m_cas pipeline "l1d*")
+model GenuineIntel-6-55-4 intel "$INTEL_SPELLINGS" "${INTEL_LISTS[@]}"
+model GenuineIntel-6-55-7 intel "$INTEL_SPELLINGS" "${INTEL_LISTS[@]}"
+model GenuineIntel-6-8F-8 intel "$INTEL_SPELLINGS" "${INTEL_LISTS[@]}"
+model AuthenticAMD-25-11-1 amd "$AMD_SPELLINGS" ex_ret "l2_request_g1*"
+model AuthenticAMD-23-1-2 amd "" ex_ret
 model GenuineIntel-6-97-2 hybrid "inst_retired.any
 cpu_core/inst_retired.any/
-INST_RETIRED.ANY:u"
+INST_RETIRED.ANY:u" "--cputype core pmu" "--cputype atom pmu" "--cputype=atom --raw-dump pmu" \
+	"--cputype foo pmu"
 
-echo "$total events compared, $failed differ"
+echo "$total events and $lists lists compared, $failed differ"
 [ "$failed" -eq 0 ]
