@@ -58,6 +58,29 @@ fake_pmu_core() {
 	[ -z "${5:-}" ] || echo "$5" >"$1/$2/cpus"
 }
 
+# fake_pmu_core_events DIR NAME: the events/ aliases an Intel core PMU has in sysfs, and one
+# that a table also names (as arm64's sysfs inst_retired meets its JSON entry).
+fake_pmu_core_events() {
+	local e=$1/$2/events name value
+
+	while read -r name value; do
+		echo "$value" >"$e/$name"
+	done <<-'EOT'
+	branch-instructions event=0xc4
+	branch-misses event=0xc5
+	bus-cycles event=0x3c,umask=0x01
+	cache-misses event=0x2e,umask=0x41
+	cache-references event=0x2e,umask=0x4f
+	cpu-cycles event=0x3c
+	instructions event=0xc0
+	mem-loads event=0xcd,umask=0x1,ldlat=3
+	ref-cycles event=0x00,umask=0x03
+	L1D.REPLACEMENT event=0x51,umask=0x01
+	EOT
+	echo 'ns' >"$e/mem-loads.unit"
+	echo '2.5' >"$e/mem-loads.scale"
+}
+
 # fake_pmu_uncore DIR NAME TYPE: an uncore PMU (cpumask 0) with Intel's uncore format terms.
 fake_pmu_uncore() {
 	local f=$1/$2/format

@@ -213,7 +213,8 @@ static void load_alias(struct pmu *pmu, const char *events, const char *name)
 	a.snapshot = file_exists(path);
 	free(path);
 	a.str = pmu_terms_string(&a.terms);
-	pmu->aliases = xrealloc(pmu->aliases, sizeof(*pmu->aliases) * (pmu->nr_aliases + 1));
+	/* xgrow: table aliases are appended later (pmu_json.c) */
+	pmu->aliases = xgrow(pmu->aliases, pmu->nr_aliases, sizeof(*pmu->aliases));
 	pmu->aliases[pmu->nr_aliases++] = a;
 }
 
@@ -373,6 +374,9 @@ int pmu_alias_token_class(const char *name, void *priv)
 {
 	struct pmu_set *set = priv;
 
+	/* perf: "cpu" is the PMU of cpu// even where a cpu-cycles alias makes it a prefix */
+	if (!strcmp(name, "cpu"))
+		return T_NAME;
 	pmu_scan_all(set);
 	for (int i = 0; i < set->nr; i++) {
 		struct pmu *pmu = set->list[i];

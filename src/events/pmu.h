@@ -84,6 +84,11 @@ char *pmu_formats_string(const struct pmu *pmu);
  * does; once. Every reader of pmu->aliases calls it first.
  */
 void pmu_load_table_aliases(const struct pmu_set *set, struct pmu *pmu);
+/*
+ * Every PMU with its table aliases, as perf stat loads them at start-up: at -v, so that perf's
+ * notes on merged aliases come first, once per process.
+ */
+void pmu_load_all_table_aliases(struct pmu_set *set);
 /* The alias's terms, parsed on first use (table aliases); 0 or -EINVAL. */
 int pmu_alias_terms(struct pmu_alias *alias);
 /* perf's pmu_uncore_alias_match: the tokens of pname (a ',' list) in order in name */

@@ -78,28 +78,32 @@ static double convert_scale(const char *text, const char **unit)
 	return v;
 }
 
-/* perf_pmu_assign_str: a text the new entry has replaces the old one's */
-static void assign_text(const char **old, const char *new)
+/* perf_pmu_assign_str: a text the new entry has replaces the old one's, which -v notes */
+static void assign_text(const char *name, const char *field, const char **old, const char *new,
+			int verbose)
 {
-	if (new)
-		*old = new;
+	if (!new)
+		return;
+	if (*old && strcmp(*old, new) && verbose > 0)
+		fprintf(stderr, "alias %s differs in field '%s'\n", name, field);
+	*old = new;
 }
 
 /* perf_pmu_update_alias: texts, value string, scale and unit from the table; terms stay */
-static void update_alias(struct pmu_alias *old, const struct pmu_alias *new)
+static void update_alias(struct pmu_alias *old, const struct pmu_alias *new, int verbose)
 {
-	assign_text(&old->desc, new->desc);
-	assign_text(&old->long_desc, new->long_desc);
-	assign_text(&old->topic, new->topic);
-	assign_text(&old->metric_expr, new->metric_expr);
-	assign_text(&old->metric_name, new->metric_name);
+	assign_text(old->name, "desc", &old->desc, new->desc, verbose);
+	assign_text(old->name, "long_desc", &old->long_desc, new->long_desc, verbose);
+	assign_text(old->name, "topic", &old->topic, new->topic, verbose);
+	assign_text(old->name, "metric_expr", &old->metric_expr, new->metric_expr, verbose);
+	assign_text(old->name, "metric_name", &old->metric_name, new->metric_name, verbose);
 	old->scale = new->scale;
 	old->per_pkg = new->per_pkg;
 	old->snapshot = new->snapshot;
 	memcpy(old->unit, new->unit, sizeof(old->unit));
 }
 
-static void add_entry_alias(struct pmu *pmu, const struct pmu_table_entry *e)
+static void add_entry_alias(struct pmu *pmu, const struct pmu_table_entry *e, int verbose)
 {
 	struct pmu_alias a = {
 		.scale = 1.0,
@@ -128,11 +132,16 @@ static void add_entry_alias(struct pmu *pmu, const struct pmu_table_entry *e)
 			continue;
 		if (a.pmu_name && old->pmu_name && !strcasecmp(a.pmu_name, old->pmu_name))
 			continue;
-		update_alias(old, &a);
+		update_alias(old, &a, verbose);
 		/* the value string is the table's, though the terms stay the old alias's */
 		if (parse_terms_string(a.event, &terms) == 0) {
+			char *str = pmu_terms_string(&terms);
+
+			pmu_alias_terms(old);	/* a table alias's own string, to compare */
+			if (old->str && strcmp(old->str, str) && verbose > 0)
+				fprintf(stderr, "alias %s differs in field 'value'\n", old->name);
 			free(old->str);
-			old->str = pmu_terms_string(&terms);
+			old->str = str;
 			term_list_free(&terms);
 		}
 		return;
@@ -145,6 +154,7 @@ static void add_entry_alias(struct pmu *pmu, const struct pmu_table_entry *e)
 struct table_walk {
 	struct pmu *pmu;
 	const char *cpu_name;	/* what an entry without Unit belongs to */
+	int verbose;
 };
 
 /* pmu_add_cpu_aliases_map_callback */
@@ -158,7 +168,7 @@ static int add_model_entry(const struct pmu_table_entry *e, void *data)
 	if (!(w->pmu->is_uncore && pmu_uncore_alias_match(pname, w->pmu->name)) &&
 	    strcmp(pname, w->pmu->name))
 		return 0;
-	add_entry_alias(w->pmu, e);
+	add_entry_alias(w->pmu, e, w->verbose);
 	return 0;
 }
 
@@ -172,7 +182,7 @@ static int add_sys_entry(const struct pmu_table_entry *e, void *data)
 	if (!e->compat || !e->pmu)
 		return 0;
 	if (!strcmp(w->pmu->id, e->compat) && pmu_uncore_alias_match(e->pmu, w->pmu->name))
-		add_entry_alias(w->pmu, e);
+		add_entry_alias(w->pmu, e, w->verbose);
 	return 0;
 }
 
@@ -196,12 +206,19 @@ static const struct pmu_table *table_for_pmu(const struct pmu *pmu, int verbose)
 #endif
 }
 
+/*
+ * perf loads each PMU once per process, and notes its merges at -v then; bperf reads the PMUs
+ * again for each -e, so the notes are given by the first full load only.
+ */
+static bool merge_notes_given;
+
 void pmu_load_table_aliases(const struct pmu_set *set, struct pmu *pmu)
 {
 	struct table_walk w = {
 		.pmu = pmu,
 		/* perf's is_arm_pmu_core: any PMU with a cpus file (hybrid ones too) */
 		.cpu_name = pmu->has_cpus ? pmu->name : "cpu",
+		.verbose = merge_notes_given ? 0 : set->verbose,
 	};
 	const struct pmu_table *t;
 
@@ -213,6 +230,14 @@ void pmu_load_table_aliases(const struct pmu_set *set, struct pmu *pmu)
 		pmu_table_for_each(t, add_model_entry, &w);
 	if (pmu->id)
 		pmu_tables_for_each_sys(NULL, add_sys_entry, &w);
+}
+
+void pmu_load_all_table_aliases(struct pmu_set *set)
+{
+	pmu_scan_all(set);
+	for (int i = 0; i < set->nr; i++)
+		pmu_load_table_aliases(set, set->list[i]);
+	merge_notes_given = true;
 }
 
 int pmu_alias_terms(struct pmu_alias *alias)

@@ -6,14 +6,15 @@
 # of type 4 (PERF_TYPE_RAW: this machine has no hardware PMU, so opens fail as perf's do) with
 # the Intel or AMD driver's format files, two fake uncore_imc instances and an uncore_cha
 # (Intel), or fake hybrid cpu_core/cpu_atom PMUs (alderlake) are bound over the devices
-# directory. For each model, events are picked from perf's own `perf list --raw-dump pmu` (every
-# k-th word, JSON_EVENTS_N per model, default 15; JSON_EVENTS_ALL=1 takes them all) plus the
-# spellings perf users write (upper case, modifiers, pmu/alias,terms/, name=, metric-id=); for
-# each, `stat -vv -e EVENT true` of both tools must give the same perf_event_attr blocks
-# (tests/attr_blocks.awk), the same "Attempting to add", "After aliases" and "X -> pmu/terms/"
-# lines, the same event names on the count lines and the same exit status. Then `list pmu` in
-# every layout (-v, --details, --deprecated, --no-desc, COLUMNS, --cputype) and globs on names,
-# uncore aliases and topics, byte for byte.
+# directory; Intel's core PMUs carry sysfs event aliases, one of them also a table event (merged
+# as perf merges them). For each model, events are picked from perf's own `perf list --raw-dump
+# pmu` (every k-th word, JSON_EVENTS_N per model, default 15; JSON_EVENTS_ALL=1 takes them all)
+# plus the spellings perf users write (upper case, modifiers, pmu/alias,terms/, name=,
+# metric-id=); for each, `stat -vv -e EVENT true` of both tools must give the same
+# perf_event_attr blocks (tests/attr_blocks.awk), the same "Attempting to add", "After aliases",
+# "alias X differs" and "X -> pmu/terms/" lines, the same event names on the count lines and the
+# same exit status. Then `list pmu` in every layout (-v, --details, --deprecated, --no-desc,
+# COLUMNS, --cputype) and globs on names, uncore aliases and topics, byte for byte.
 . "$(dirname "$0")/../lib.sh"
 require_root
 [ -x "$PERF" ] || skip "needs $PERF"
@@ -35,10 +36,13 @@ set_pmus() {
 	case $1 in
 	hybrid)
 		fake_pmu_core "$fake" cpu_core "$msr_type" msr 0
-		fake_pmu_core "$fake" cpu_atom "$msr_type" msr 1 ;;
+		fake_pmu_core "$fake" cpu_atom "$msr_type" msr 1
+		fake_pmu_core_events "$fake" cpu_core
+		fake_pmu_core_events "$fake" cpu_atom ;;
 	*)
 		fake_pmu_core "$fake" cpu 4 "$1" ;;
 	esac
+	[ "$1" = intel ] && fake_pmu_core_events "$fake" cpu
 	if [ "$1" = intel ]; then
 		fake_pmu_uncore "$fake" uncore_imc_0 "$msr_type"
 		fake_pmu_uncore "$fake" uncore_imc_1 "$msr_type"
@@ -48,7 +52,8 @@ set_pmus() {
 
 # what both tools print of an event at -vv that this test compares
 debug_lines() {
-	grep -E '^(Attempting to add|After aliases)|^[^ ]+ -> [^ ]+/.*/$' "$1"
+	grep -E '^(Attempting to add|After aliases|alias .* differs in field)|^[^ ]+ -> [^ ]+/.*/$' \
+		"$1"
 }
 count_names() {
 	grep -E '^ +([0-9.,]+|<not supported>|<not counted>) ' "$1" | grep -v ' seconds ' |
@@ -138,7 +143,11 @@ check_lists() {
 }
 
 # the spellings users write: case, modifiers, pmu/alias/, terms after the alias, metric-id=
-INTEL_SPELLINGS='INST_RETIRED.ANY
+INTEL_SPELLINGS='l1d.replacement
+cpu/L1D.replacement,cmask=2/
+mem-loads
+cpu-cycles
+INST_RETIRED.ANY
 inst_retired.any:u
 cpu/inst_retired.any/
 cpu/INST_RETIRED.ANY,name=foo/k
