@@ -81,18 +81,20 @@ fake_pmu_core_events() {
 	echo '2.5' >"$e/mem-loads.scale"
 }
 
-# fake_pmu_uncore DIR NAME TYPE: an uncore PMU (cpumask 0) with Intel's uncore format terms.
+# fake_pmu_uncore DIR NAME TYPE [msr]: an uncore PMU (cpumask 0) with Intel's uncore format
+# terms (msr: in config1, so that a PMU with msr's type counts the TSC).
 fake_pmu_uncore() {
-	local f=$1/$2/format
+	local f=$1/$2/format w=config
 
+	[ "${4:-}" = msr ] && w=config1
 	mkdir -p "$f" "$1/$2/events" || return 1
 	echo "$3" >"$1/$2/type"
 	echo 0 >"$1/$2/cpumask"
-	echo config:0-7 >"$f/event"
-	echo config:8-15 >"$f/umask"
-	echo config:18 >"$f/edge"
-	echo config:23 >"$f/inv"
-	echo config:24-31 >"$f/thresh"
+	echo "$w:0-7" >"$f/event"
+	echo "$w:8-15" >"$f/umask"
+	echo "$w:18" >"$f/edge"
+	echo "$w:23" >"$f/inv"
+	echo "$w:24-31" >"$f/thresh"
 }
 
 # fake_pmus_mount DIR: binds DIR over the devices directory; fails if it cannot.

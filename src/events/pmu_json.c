@@ -196,8 +196,10 @@ static const struct pmu_table *table_for_pmu(const struct pmu *pmu, int verbose)
 	const struct pmu_table *t;
 	char *id;
 
-	if (getenv("PERF_CPUID") || !pmu->cpumask)
+	if (getenv("PERF_CPUID"))
 		return pmu_table_for_cpu(verbose);
+	if (!pmu->cpumask)	/* perf's get_cpuid_str: no CPUs, no id */
+		return NULL;
 	pmu_cpuid(verbose);	/* perf's "Using CPUID" comes first */
 	id = pmu_cpuid_for_cpus(pmu->cpumask);
 	t = id ? pmu_table_for_cpuid(id) : NULL;

@@ -14,7 +14,8 @@
 # perf_event_attr blocks (tests/attr_blocks.awk), the same "Attempting to add", "After aliases",
 # "alias X differs" and "X -> pmu/terms/" lines, the same event names on the count lines and the
 # same exit status. Then `list pmu` in every layout (-v, --details, --deprecated, --no-desc,
-# COLUMNS, --cputype) and globs on names, uncore aliases and topics, byte for byte.
+# COLUMNS, --cputype) and globs on names, uncore aliases and topics, byte for byte. Last, real
+# counts on PMUs with msr's type (table events then count the TSC), against msr/tsc/.
 . "$(dirname "$0")/../lib.sh"
 require_root
 [ -x "$PERF" ] || skip "needs $PERF"
@@ -34,6 +35,10 @@ msr_type=$(cat "$fake/msr/type")
 set_pmus() {
 	rm -rf "${fake:?}/cpu" "$fake/cpu_core" "$fake/cpu_atom" "$fake"/uncore_*
 	case $1 in
+	msr)
+		fake_pmu_core "$fake" cpu "$msr_type" msr
+		fake_pmu_uncore "$fake" uncore_imc_0 "$msr_type" msr
+		fake_pmu_uncore "$fake" uncore_imc_1 "$msr_type" msr ;;
 	hybrid)
 		fake_pmu_core "$fake" cpu_core "$msr_type" msr 0
 		fake_pmu_core "$fake" cpu_atom "$msr_type" msr 1
@@ -185,6 +190,33 @@ model GenuineIntel-6-97-2 hybrid "inst_retired.any
 cpu_core/inst_retired.any/
 INST_RETIRED.ANY:u" "--cputype core pmu" "--cputype atom pmu" "--cputype=atom --raw-dump pmu" \
 	"--cputype foo pmu"
+
+# Counts, on PMUs with msr's type whose terms all land in config1/2 (config 0: the TSC): a core
+# table event counts what msr/tsc/ counts, and an uncore one, opened on CPU 0 in each of the two
+# instances, twice CPU 0's TSC (each within 2% of the same run's msr/tsc/).
+counts() {
+	local id=GenuineIntel-6-55-4 out core tsc unc tsc0
+
+	set_pmus msr
+	out=$(PERF_CPUID=$id "$BPERF" stat -x, -a -A -e inst_retired.any,msr/tsc/,unc_m_cas_count.rd \
+		-- sleep 0.2 2>&1) || { echo "counts: bperf failed: $out"; failed=$((failed + 1)); return; }
+	core=$(echo "$out" | awk -F, '$4 == "inst_retired.any" { s += $2 } END { print s + 0 }')
+	tsc=$(echo "$out" | awk -F, '$4 == "msr/tsc/" { s += $2 } END { print s + 0 }')
+	tsc0=$(echo "$out" | awk -F, '$1 == "CPU0" && $4 == "msr/tsc/" { print $2 }')
+	unc=$(echo "$out" | awk -F, '$1 == "CPU0" && $4 == "unc_m_cas_count.rd" { print $2 }')
+	if ! awk -v a="$core" -v b="$tsc" -v u="$unc" -v t0="$tsc0" 'BEGIN {
+		exit !(b > 0 && t0 > 0 && a / b > 0.98 && a / b < 1.02 &&
+		       u / (2 * t0) > 0.98 && u / (2 * t0) < 1.02) }'; then
+		echo "counts: inst_retired.any $core, msr/tsc/ $tsc; unc_m_cas_count.rd $unc on CPU 0," \
+			"expected twice CPU 0's TSC $tsc0:"
+		echo "$out"
+		failed=$((failed + 1))
+		return
+	fi
+	echo "counts: inst_retired.any $core = msr/tsc/ $tsc, unc_m_cas_count.rd $unc = 2 x $tsc0" \
+		"(within 2%)"
+}
+counts
 
 echo "$total events and $lists lists compared, $failed differ"
 [ "$failed" -eq 0 ]
