@@ -8,7 +8,7 @@
 # (Intel), or fake hybrid cpu_core/cpu_atom PMUs (alderlake) are bound over the devices
 # directory; Intel's core PMUs carry sysfs event aliases, one of them also a table event (merged
 # as perf merges them). For each model, events are picked from perf's own `perf list --raw-dump
-# pmu` (every k-th word, JSON_EVENTS_N per model, default 15; JSON_EVENTS_ALL=1 takes them all)
+# pmu` (every k-th word, JSON_EVENTS_N per model, default 10; JSON_EVENTS_ALL=1 takes them all)
 # plus the spellings perf users write (upper case, modifiers, pmu/alias,terms/, name=,
 # metric-id=); for each, `stat -vv -e EVENT true` of both tools must give the same
 # perf_event_attr blocks (tests/attr_blocks.awk), the same "Attempting to add", "After aliases",
@@ -103,7 +103,7 @@ check_event() {
 
 # every k-th word of perf's --raw-dump pmu, for about JSON_EVENTS_N of them
 sample_events() {
-	local n=${JSON_EVENTS_N:-15}
+	local n=${JSON_EVENTS_N:-10}
 
 	PERF_CPUID=$1 "$PERF" list --raw-dump pmu | tr ' ' '\n' | grep -v '^$' >"$tmp/words"
 	[ -s "$tmp/words" ] || fail "$1: perf lists no PMU event"
