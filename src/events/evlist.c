@@ -70,8 +70,6 @@ int parse_events(struct evlist *evlist, const char *str, const struct parse_even
 		err->idx = -1;
 	st.pmus = pmu_set_new(ctx ? ctx->sysfs_root : NULL);
 	st.pmus->verbose = ctx ? ctx->verbose : 0;
-	if (st.pmus->verbose > 0)
-		pmu_load_all_table_aliases(st.pmus);
 	ret = parse_event_string(&st, str);
 	if (!ret && !st.nr) {
 		fprintf(stderr, "WARNING: event parser found nothing\n");

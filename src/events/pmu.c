@@ -374,14 +374,14 @@ int pmu_alias_token_class(const char *name, void *priv)
 {
 	struct pmu_set *set = priv;
 
+	/* perf reads every PMU here, first, whatever the name: its -v notes come now */
+	pmu_load_all_table_aliases(set);
 	/* perf: "cpu" is the PMU of cpu// even where a cpu-cycles alias makes it a prefix */
 	if (!strcmp(name, "cpu"))
 		return T_NAME;
-	pmu_scan_all(set);
 	for (int i = 0; i < set->nr; i++) {
-		struct pmu *pmu = set->list[i];
+		const struct pmu *pmu = set->list[i];
 
-		pmu_load_table_aliases(set, pmu);
 		for (int j = 0; j < pmu->nr_aliases; j++) {
 			const char *a = pmu->aliases[j].name;
 			const char *d1 = strchr(a, '-');

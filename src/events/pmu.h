@@ -85,10 +85,15 @@ char *pmu_formats_string(const struct pmu *pmu);
  */
 void pmu_load_table_aliases(const struct pmu_set *set, struct pmu *pmu);
 /*
- * Every PMU with its table aliases, as perf stat loads them at start-up: at -v, so that perf's
- * notes on merged aliases come first, once per process.
+ * Every PMU with its table aliases, as perf loads them all at once (first name to classify, or
+ * perf stat's start-up): perf's -v notes on merged aliases come then, once per process.
  */
 void pmu_load_all_table_aliases(struct pmu_set *set);
+/*
+ * perf stat's read of every PMU at start-up, for its -v lines: "Using CPUID" and the merge
+ * notes, unless given already; nothing at verbose 0.
+ */
+void pmu_tables_verbose_notes(const char *sysfs_root, int verbose);
 /* The alias's terms, parsed on first use (table aliases); 0 or -EINVAL. */
 int pmu_alias_terms(struct pmu_alias *alias);
 /* perf's pmu_uncore_alias_match: the tokens of pname (a ',' list) in order in name */

@@ -280,12 +280,12 @@ int add_multi_pmu_alias(struct parse_state *state, const char *alias, struct ter
 
 	term_list_copy(&all, terms);
 	term_list_add(&all, &t);
-	pmu_scan_all(state->pmus);
+	/* perf_pmu__scan: every PMU read, in order, before the first is looked at */
+	pmu_load_all_table_aliases(state->pmus);
 	state->auto_merge = true;
 	for (int i = 0; i < state->pmus->nr; i++) {
 		struct pmu *pmu = state->pmus->list[i];
 
-		pmu_load_table_aliases(state->pmus, pmu);
 		for (int j = 0; j < pmu->nr_aliases; j++) {
 			if (strcasecmp(pmu->aliases[j].name, alias))
 				continue;

@@ -210,9 +210,22 @@ static const struct pmu_table *table_for_pmu(const struct pmu *pmu, int verbose)
 
 /*
  * perf loads each PMU once per process, and notes its merges at -v then; bperf reads the PMUs
- * again for each -e, so the notes are given by the first full load only.
+ * again for each -e, so it keeps the names of the PMUs whose notes were given.
  */
-static bool merge_notes_given;
+static struct {
+	char **names;
+	int nr;
+} noted;
+
+static bool notes_due(const char *pmu)
+{
+	for (int i = 0; i < noted.nr; i++)
+		if (!strcmp(noted.names[i], pmu))
+			return false;
+	noted.names = xgrow(noted.names, noted.nr, sizeof(*noted.names));
+	noted.names[noted.nr++] = xstrdup(pmu);
+	return true;
+}
 
 void pmu_load_table_aliases(const struct pmu_set *set, struct pmu *pmu)
 {
@@ -220,13 +233,13 @@ void pmu_load_table_aliases(const struct pmu_set *set, struct pmu *pmu)
 		.pmu = pmu,
 		/* perf's is_arm_pmu_core: any PMU with a cpus file (hybrid ones too) */
 		.cpu_name = pmu->has_cpus ? pmu->name : "cpu",
-		.verbose = merge_notes_given ? 0 : set->verbose,
 	};
 	const struct pmu_table *t;
 
 	if (pmu->tables_loaded)
 		return;
 	pmu->tables_loaded = true;
+	w.verbose = notes_due(pmu->name) ? set->verbose : 0;
 	t = table_for_pmu(pmu, set->verbose);
 	if (t)
 		pmu_table_for_each(t, add_model_entry, &w);
@@ -239,7 +252,19 @@ void pmu_load_all_table_aliases(struct pmu_set *set)
 	pmu_scan_all(set);
 	for (int i = 0; i < set->nr; i++)
 		pmu_load_table_aliases(set, set->list[i]);
-	merge_notes_given = true;
+}
+
+void pmu_tables_verbose_notes(const char *sysfs_root, int verbose)
+{
+	struct pmu_set *set;
+
+	if (verbose <= 0)
+		return;
+	pmu_cpuid(verbose);
+	set = pmu_set_new(sysfs_root);
+	set->verbose = verbose;
+	pmu_load_all_table_aliases(set);
+	pmu_set_free(set);
 }
 
 int pmu_alias_terms(struct pmu_alias *alias)
