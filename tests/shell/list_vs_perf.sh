@@ -7,9 +7,9 @@
 # layout of the human list.
 #	- Events bperf and perf both know (symbolic, cache, tool, sysfs PMU, tracepoint): the same
 #	  bytes. perf runs with --buildid-dir on an empty directory (bperf reads no SDT probe cache)
-#	  and with PERF_CPUID naming no model (perf's JSON events and metrics follow the CPU model;
-#	  bperf has its own metrics). PMU aliases are also compared on fake PMUs (a core "cpu" PMU,
-#	  two uncore instances, intel_bts) bound over sysfs in a private mount namespace.
+#	  and both with PERF_CPUID naming no model (table events: json_events_vs_perf.sh). PMU
+#	  aliases are also compared on fake PMUs (a core "cpu" PMU, two uncore instances,
+#	  intel_bts) bound over sysfs in a private mount namespace.
 #	- Metrics: bperf's own names, in perf's form: the form of perf's lines is taken from perf
 #	  itself, with this machine's table when perf has one, and with the first model of perf's
 #	  own CPU table (the patterns in its binary) that has metrics; never one machine's output.
@@ -34,7 +34,7 @@ perf_dump() {
 	PERF_CPUID=${CPUID:-$NO_TABLE} "$PERF" --buildid-dir "$tmp/no-cache" list --raw-dump "$@"
 }
 bperf_dump() {
-	"$BPERF" list --raw-dump "$@"
+	PERF_CPUID=${CPUID:-$NO_TABLE} "$BPERF" list --raw-dump "$@"
 }
 
 # same_bytes NAME PERF_FILE BPERF_FILE
@@ -253,7 +253,8 @@ if [ -n "${BPERF_LIST_NS:-}" ] && [ -r "$devices/software/type" ] && fake_pmus 2
 	fake_human() {
 		PERF_CPUID=$NO_TABLE "$PERF" list pmu >"$tmp/fake_human.perf" ||
 			fail "perf: exit $?"
-		"$BPERF" list pmu >"$tmp/fake_human.bperf" || fail "bperf: exit $?"
+		PERF_CPUID=$NO_TABLE "$BPERF" list pmu >"$tmp/fake_human.bperf" ||
+			fail "bperf: exit $?"
 		same_bytes fake_human "$tmp/fake_human.perf" "$tmp/fake_human.bperf"
 	}
 	check fake_human fake_human
