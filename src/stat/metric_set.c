@@ -18,41 +18,57 @@ static bool is_tool_event(const char *id)
 	       !strcmp(id, "system_time");
 }
 
-/* The defs a -M list names, each once, in the order given; NULL after the error line. */
-static const struct metric_def **resolve_list(const char *list, int *nr)
+struct resolve_ctx {
+	const char *name;
+	struct metric_def *defs;
+	int nr;
+	int matched;
+};
+
+static int resolve_one(const struct metric_def *def, void *data)
 {
-	const struct metric_def **defs = xzalloc(metric_table_size * sizeof(*defs));
+	struct resolve_ctx *c = data;
+	int j;
+
+	if (!metric_def_matches(def, c->name))
+		return 0;
+	c->matched++;
+	for (j = 0; j < c->nr && strcmp(c->defs[j].name, def->name); j++)
+		;
+	if (j == c->nr) {
+		c->defs = xrealloc(c->defs, (c->nr + 1) * sizeof(*c->defs));
+		c->defs[c->nr++] = *def;
+	}
+	return 0;
+}
+
+/* The defs a -M list names, each once, in the order given; NULL after the error line. */
+static struct metric_def *resolve_list(const char *list, int *nr)
+{
+	const struct pmu_table *table = metric_table_model();
 	char *copy = xstrdup(list), *tok = copy, *end;
+	struct resolve_ctx c = { 0 };
 	bool more = true;
 
-	*nr = 0;
 	while (more) {
-		bool found = false;
-		int i, j;
-
 		end = strchr(tok, ',');
 		more = end != NULL;
 		if (end)
 			*end = '\0';
-		for (i = 0; i < metric_table_size; i++) {
-			if (!metric_def_matches(&metric_table[i], tok))
-				continue;
-			found = true;
-			for (j = 0; j < *nr && defs[j] != &metric_table[i]; j++)
-				;
-			if (j == *nr)
-				defs[(*nr)++] = &metric_table[i];
-		}
-		if (!found) {
+		c.name = tok;
+		c.matched = 0;
+		metric_table_for_each(table, resolve_one, &c);
+		if (!c.matched) {
 			pr_err("Cannot find metric or group `%s'", tok);
 			free(copy);
-			free(defs);
+			free(c.defs);
 			return NULL;
 		}
 		tok = end + 1;
 	}
 	free(copy);
-	return defs;
+	*nr = c.nr;
+	return c.defs ? c.defs : xzalloc(sizeof(*c.defs));
 }
 
 static int id_index(char **ids, const char *id)
@@ -181,24 +197,24 @@ static int add_events(const struct metric_set *set, struct metric_instance *m,
 /* perf's metric unit: "<unit>  <name>" with a ScaleUnit, else the name */
 static void set_unit(struct metric_instance *m)
 {
-	const char *su = m->def->scale_unit;
+	const char *su = m->def.scale_unit;
 	char *end;
 
 	m->scale = 1;
 	if (!su) {
-		m->unit = xstrdup(m->def->name);
+		m->unit = xstrdup(m->def.name);
 		return;
 	}
 	m->scale = strtod(su, &end);
 	if (end == su)
 		m->scale = 1;
-	m->unit = xasprintf("%s  %s", end, m->def->name);
+	m->unit = xasprintf("%s  %s", end, m->def.name);
 }
 
 int metric_set_add(struct metric_set *set, const char *list, struct evlist *evlist,
 		   const struct parse_events_ctx *ctx)
 {
-	const struct metric_def **defs;
+	struct metric_def *defs;
 	int nr, i, err = 0;
 
 	defs = resolve_list(list, &nr);
@@ -207,7 +223,7 @@ int metric_set_add(struct metric_set *set, const char *list, struct evlist *evli
 	set->metrics = xrealloc(set->metrics, (set->nr + nr) * sizeof(*set->metrics));
 	for (i = 0; i < nr && !err; i++) {
 		struct metric_instance *m = &set->metrics[set->nr];
-		int n = metric_expr_ids(defs[i]->expr, &m->ids), j;
+		int n = metric_expr_ids(defs[i].expr, &m->ids), j;
 
 		if (n < 0) {
 			err = n;
@@ -263,7 +279,7 @@ int metric_instance_eval(const struct metric_instance *m,
 		if (err)
 			return err;
 	}
-	err = metric_expr_eval(m->def->expr, &expr_ctx, out);
+	err = metric_expr_eval(m->def.expr, &expr_ctx, out);
 	if (!err)
 		*out *= m->scale;
 	return err;

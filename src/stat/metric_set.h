@@ -13,7 +13,7 @@
 #include "metric_table.h"
 
 struct metric_instance {
-	const struct metric_def *def;
+	struct metric_def def;	/* its strings are the table's */
 	char **ids;		/* the expression's event names, NULL-terminated */
 	int *evs;		/* [id]: the evlist index counting it */
 	int leader;		/* evlist index of the line the metric prints on */
