@@ -858,7 +858,7 @@ static void test_builtin_metrics(void)
 			evs[k] = k;
 		m.evs = evs;
 		m.scale = m.def.scale_unit ? 100 : 1;
-		if (CHECK_OK(expected[i].name, metric_instance_eval(&m, builtin_value, &m, &got)))
+		if (CHECK_OK(expected[i].name, metric_instance_eval(&m, NULL, builtin_value, &m, &got)))
 			CHECK_NEAR(expected[i].name, expected[i].expected, got,
 				   1e-9 * fmax(1.0, expected[i].expected));
 		metric_expr_ids_free(m.ids);
