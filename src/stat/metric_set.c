@@ -29,7 +29,10 @@ void metric_scale_unit(const char *scale_unit, double *scale, const char **unit)
 	*unit = end;
 }
 
-/* perf's "<unit>  <name>" with a ScaleUnit, else the name */
+/*
+ * perf's generic_metric() text: "<unit>  <name>" with a ScaleUnit ("<unit>  <name>_<runtime>"
+ * for an expression with '?'), in perf's 64-byte buffer; else the name.
+ */
 static void set_unit(struct metric_instance *m)
 {
 	const char *unit;
@@ -40,7 +43,12 @@ static void set_unit(struct metric_instance *m)
 		return;
 	}
 	metric_scale_unit(m->def.scale_unit, &m->scale, &unit);
-	m->unit = xasprintf("%s  %s", unit, m->name);
+	if (strchr(m->def.expr, '?'))
+		m->unit = xasprintf("%s  %s_%d", unit, m->name, 0);
+	else
+		m->unit = xasprintf("%s  %s", unit, m->name);
+	if (strlen(m->unit) > 63)
+		m->unit[63] = '\0';
 }
 
 /* How many evsels one id's event gives (an uncore alias gives one per PMU instance). */

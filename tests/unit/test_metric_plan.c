@@ -12,11 +12,14 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <locale.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "stat/metric_plan.h"
+#include "stat/metric_set.h"
 
 static void test_encode(void)
 {
@@ -80,6 +83,28 @@ static void test_generic_plan(void)
 	CHECK_EQ("unknown", -EINVAL, metric_plan_build(&p, "IPC,nothing", &o));
 }
 
+/* ScaleUnits are read in the C locale, as perf's perf_pmu__convert_scale() */
+static void test_scale_unit(void)
+{
+	const char *unit;
+	double scale;
+
+	metric_scale_unit("100%", &scale, &unit);
+	CHECK("100%", scale == 100 && !strcmp(unit, "%"));
+	metric_scale_unit("1per_instr", &scale, &unit);
+	CHECK("1per_instr", scale == 1 && !strcmp(unit, "per_instr"));
+	if (!setlocale(LC_NUMERIC, "de_DE.UTF-8") && !setlocale(LC_NUMERIC, "de_DE.utf8")) {
+		printf("test_metric_plan: no de_DE locale, the locale case is not checked\n");
+		return;
+	}
+	metric_scale_unit("9.765625e-4KB", &scale, &unit);
+	CHECK("9.765625e-4KB under de_DE", fabs(scale - 9.765625e-4) < 1e-12 &&
+	      !strcmp(unit, "KB"));
+	metric_scale_unit("6.103515625E-5MB/sec", &scale, &unit);
+	CHECK("E-5 under de_DE", fabs(scale - 6.103515625e-5) < 1e-15 && !strcmp(unit, "MB/sec"));
+	setlocale(LC_NUMERIC, "C");
+}
+
 static int tool(int argc, char **argv)
 {
 	struct metric_sys_literals lit;
@@ -135,5 +160,6 @@ int main(int argc, char **argv)
 		return tool(argc - 1, argv + 1);
 	test_encode();
 	test_generic_plan();
+	test_scale_unit();
 	return check_exit("test_metric_plan");
 }
