@@ -308,7 +308,11 @@ static int lookup_id(void *ctx, const char *id, bool source_count, double *v)
 		*v = 1;
 		return 0;
 	}
-	return ec->value(ec->ctx, ec->m->evs[i], v);
+	err = ec->value(ec->ctx, ec->m->evs[i], v);
+	/* perf's prepare_metric(): duration_time in seconds */
+	if (!err && !strcmp(id, "duration_time"))
+		*v *= 1e-9;
+	return err;
 }
 
 int metric_instance_eval(const struct metric_instance *m, const struct metric_set *set,

@@ -34,7 +34,7 @@ const struct metric_def metric_table[] = {
 	  "Share of cycles the frontend stalled" },
 	{ "Backend_Stall_Ratio", "Pipeline", "stalled\\-cycles\\-backend / cycles", "100%",
 	  "Share of cycles the backend stalled" },
-	{ "CPUs_utilized", "Summary;Software", "task\\-clock / (duration_time / 1e6)", NULL,
+	{ "CPUs_utilized", "Summary;Software", "task\\-clock / (duration_time * 1e3)", NULL,
 	  "CPUs used on average over the elapsed time" },
 	{ "GHz", "Summary", "cycles / (task\\-clock * 1e6)", NULL,
 	  "Cycles per nanosecond of task clock" },
