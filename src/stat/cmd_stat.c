@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* `bperf stat`: options -> session -> runs -> aggregation -> printers. */
 #include "cmd_stat.h"
+#include "group_cpus.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -750,6 +751,7 @@ int cmd_stat(int argc, const char **argv, const struct top_opts *top)
 	err = stat_options_expand_cgroups(&r->opts);
 	if (err)
 		goto out;
+	evlist_check_group_cpus(&r->opts.evlist, r->opts.verbose);
 	r->merge = (struct merge_opts){ .hybrid_merge = r->opts.hybrid_merge,
 					.no_merge = r->opts.no_merge,
 					.user_cpus = r->opts.cpu_list != NULL };

@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# `bperf stat -M` end to end, side by side with perf 6.1, for the table metrics whose events are
+# all PMU@terms@ ids (msr@tsc@, cstate_core@c3\-residency@, cha_0@event\=0x0@, ...): those open
+# without the table's event aliases. In the fake-PMU namespace of json_metrics_vs_perf.sh, for
+# skylakex (PERF_CPUID=GenuineIntel-6-55-4) with -a: the output with numbers masked (event
+# lines, their order, names, the metric on its first event, perf's "grouped events cpus do not
+# match" warning) in the human, -x, and -j forms, and each metric's value recomputed from the
+# counts bperf printed (test_metric_expr value, as metric_expr_vs_perf.sh does).
+. "$(dirname "$0")/../lib.sh"
+
+require_root
+[ -x "$PERF" ] || skip "needs $PERF"
+unshare -m true 2>/dev/null || skip "needs unshare -m"
+if [ -z "${BPERF_JSON_METRICS_STAT_NS:-}" ]; then
+	BPERF_JSON_METRICS_STAT_NS=1 exec unshare -m bash "$0" "$@"
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+devices=/sys/bus/event_source/devices
+[ -r $devices/msr/type ] || skip "needs the msr PMU"
+msr_type=$(cat $devices/msr/type)
+fake=$tmp/devices
+mkdir "$fake"
+for pmu in "$devices"/*; do
+	ln -s "$(readlink -f "$pmu")" "$fake/${pmu##*/}"
+done
+# fake_pmu NAME TERM=BITS... [EVENT=ENCODING...]: a PMU of the msr PMU's type
+fake_pmu() {
+	local dir=$fake/$1 arg
+
+	shift
+	rm -rf "$dir"
+	mkdir -p "$dir/format" "$dir/events"
+	echo "$msr_type" >"$dir/type"
+	[ "${dir##*/}" = cpu ] || echo 0 >"$dir/cpumask"
+	for arg in "$@"; do
+		case $arg in
+		*=config*) echo "${arg#*=}" >"$dir/format/${arg%%=*}" ;;
+		*) echo "${arg#*=}" >"$dir/events/${arg%%=*}" ;;
+		esac
+	done
+}
+uncore_terms=(event=config1:0-7 umask=config1:8-15 thresh=config1:24-31)
+fake_pmu uncore_imc_0 "${uncore_terms[@]}" cas_count_read=event=0x4,umask=0x3 \
+	cas_count_write=event=0x4,umask=0xc
+fake_pmu uncore_cha_0 "${uncore_terms[@]}"
+fake_pmu cstate_core event=config1:0-7 c3-residency=event=0x1 c6-residency=event=0x2 \
+	c7-residency=event=0x3
+fake_pmu cstate_pkg event=config1:0-7 c2-residency=event=0x1 c3-residency=event=0x2 \
+	c6-residency=event=0x3 c7-residency=event=0x4
+mount --bind "$fake" "$devices" || skip "cannot bind a fake PMU directory"
+echo 0 >"$tmp/nmi_watchdog"
+watchdog=/proc/sys/kernel/nmi_watchdog
+[ -e $watchdog ] && { mount --bind "$tmp/nmi_watchdog" $watchdog || skip "cannot bind $watchdog"; }
+
+# cpu_format intel|amd: the fake cpu PMU's format terms, the kernel's moved to config1/config2
+cpu_format() {
+	local event=config1:0-7
+
+	[ "$1" = amd ] && event=config1:0-7,32-35
+	fake_pmu cpu event=$event umask=config1:8-15 edge=config1:18 inv=config1:23 \
+		cmask=config1:24-31 any=config1:21 offcore_rsp=config2:0-63 ldlat=config2:0-15 \
+		frontend=config2:0-23 $topdown
+}
+# sapphirerapids' metrics use the cpu PMU's sysfs topdown events
+topdown=
+for t in retiring=0x80 bad-spec=0x81 fe-bound=0x82 be-bound=0x83 heavy-ops=0x84 \
+	br-mispredict=0x85 fetch-lat=0x86 mem-bound=0x87; do
+	topdown+=" topdown-${t%%=*}=event=0x00,umask=${t#*=}"
+done
+topdown+=" slots=event=0x00,umask=0x4"
+
+PLAN=$REPO_TOP/.output/tests/test_metric_plan
+EXPR=$REPO_TOP/.output/tests/test_metric_expr
+[ -x "$PLAN" ] && [ -x "$EXPR" ] || fail "unit tests not built: run make tests"
+id=GenuineIntel-6-55-4
+cpu_format intel
+failed=() names=()
+# the metrics whose strings hold only pmu/terms,metric-id=.../ events and tool events: an alias
+# event (NAME/metric-id=.../) needs the table's events
+for m in $(PERF_CPUID=$id "$PERF" list --raw-dump metrics); do
+	PERF_CPUID=$id "$PLAN" plan -a "$m" >"$tmp/plan" 2>&1 || continue
+	grep -q "^Parsing metric events" "$tmp/plan" && ! grep -q "/metric-id=" "$tmp/plan" &&
+		! grep -Eq "/[^=,/]*\.[^=,/]*," "$tmp/plan" &&
+		names+=("$m")
+done
+[ ${#names[@]} -gt 0 ] || fail "no $id metric without table events"
+mask() {
+	sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g' | grep -v '^ *$\|seconds time elapsed\|seconds user\|seconds sys'
+}
+for m in "${names[@]}"; do
+	for fmt in "" "-x," "-j"; do
+		# shellcheck disable=SC2086
+		PERF_CPUID=$id "$PERF" stat $fmt -a -M "$m" sleep 0.05 2>&1 >/dev/null | mask >"$tmp/p"
+		# shellcheck disable=SC2086
+		PERF_CPUID=$id "$BPERF" stat $fmt -a -M "$m" sleep 0.05 2>&1 >/dev/null | mask >"$tmp/b"
+		cmp -s "$tmp/p" "$tmp/b" || {
+			echo "== -M $m $fmt" >&2
+			diff "$tmp/p" "$tmp/b" | head -6 >&2
+			failed+=("$m:$fmt")
+		}
+	done
+	# the value: perf's definitions, bperf's counts, bperf's expression code: bperf's number
+	PERF_CPUID=$id "$PERF" stat -v -a -M "$m" true 2>&1 >/dev/null |
+		sed -n 's/^metric expr \(.*\) for \([^ ]*\)$/\2\t\1/p' >"$tmp/defs"
+	PERF_CPUID=$id "$BPERF" stat -x, -a -M "$m" sleep 0.05 2>"$tmp/csv" >/dev/null
+	awk -F, '/^[0-9]/ { n = $3; for (i = 4; i <= NF - 4; i++) n = n "," $i; print n "\t" $1 }' \
+		"$tmp/csv" >"$tmp/counts"
+	line=$(awk -F, '/^[0-9]/ && NF > 2 && $NF != ""' "$tmp/csv" | head -1)
+	unit=${line##*,} want=$(echo "$line" | awk -F, '{ print $(NF - 1) }')
+	got=$("$EXPR" value -a -c "$tmp/counts" "$m" <"$tmp/defs") || got=none
+	# neither has a value (an event without a count, a division by zero): the layout above
+	# already showed perf printing none either
+	if [ "$got" = none ] && ! grep -q "$m" <<<"$line"; then
+		continue
+	fi
+	fmt=%.2f scale=1
+	[ "$unit" = "$m" ] || fmt=%.1f
+	[ "${unit%%  *}" = % ] && scale=100
+	got=$(awk -v v="$got" -v s="$scale" -v f="$fmt" 'BEGIN { printf f, v * s }')
+	[ -n "$want" ] && [ "$got" = "$want" ] ||
+		{ echo "$m: bperf printed '$want' ($unit), its counts give $got" >&2; failed+=("$m:value"); }
+done
+echo "${#names[@]} metrics compared: ${names[*]}"
+[ ${#failed[@]} -eq 0 ] || fail "${#failed[@]} differ from perf: ${failed[*]}"
