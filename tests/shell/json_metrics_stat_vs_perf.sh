@@ -7,7 +7,9 @@
 # skylakex (PERF_CPUID=GenuineIntel-6-55-4) with -a: the output with numbers masked (event
 # lines, their order, names, the metric on its first event, perf's "grouped events cpus do not
 # match" warning) in the human, -x, and -j forms, and each metric's value recomputed from the
-# counts bperf printed (test_metric_expr value, as metric_expr_vs_perf.sh does).
+# counts bperf printed (test_metric_expr value, as metric_expr_vs_perf.sh does). Then metrics
+# over the table's events (IPC, tma_backend_bound, TopdownL1: aliases of the fake cpu PMU) in
+# those forms and per CPU and per interval in CSV (a metric on a line of its own).
 . "$(dirname "$0")/../lib.sh"
 
 require_root
@@ -125,5 +127,28 @@ for m in "${names[@]}"; do
 	[ -n "$want" ] && [ "$got" = "$want" ] ||
 		{ echo "$m: bperf printed '$want' ($unit), its counts give $got" >&2; failed+=("$m:value"); }
 done
-echo "${#names[@]} metrics compared: ${names[*]}"
+# metrics over the table's events (aliases of the fake cpu PMU), one of them with a metric on
+# a line of its own (TopdownL1: tma_backend_bound), also per CPU and per interval in CSV
+alias_metrics=(IPC tma_backend_bound TopdownL1)
+for m in "${alias_metrics[@]}"; do
+	for fmt in "" "-x," "-j" "-x, -A" "-x, -I 40"; do
+		# the intervals' lines once each: their number depends on timing
+		uniq=cat
+		[ "${fmt#*-I}" = "$fmt" ] || uniq="sort -u"
+		# shellcheck disable=SC2086
+		PERF_CPUID=$id "$PERF" stat $fmt -a -M "$m" sleep 0.1 2>&1 >/dev/null | mask |
+			$uniq >"$tmp/p"
+		# shellcheck disable=SC2086
+		PERF_CPUID=$id "$BPERF" stat $fmt -a -M "$m" sleep 0.1 2>&1 >/dev/null | mask |
+			$uniq >"$tmp/b"
+		grep -Eq 'INST_RETIRED\.ANY|UOPS_ISSUED\.ANY' "$tmp/p" ||
+			fail "perf counts no table event for -M $m $fmt"
+		cmp -s "$tmp/p" "$tmp/b" || {
+			echo "== -M $m $fmt" >&2
+			diff "$tmp/p" "$tmp/b" | head -6 >&2
+			failed+=("$m:$fmt")
+		}
+	done
+done
+echo "${#names[@]} metrics compared: ${names[*]}; with table events: ${alias_metrics[*]}"
 [ ${#failed[@]} -eq 0 ] || fail "${#failed[@]} differ from perf: ${failed[*]}"
