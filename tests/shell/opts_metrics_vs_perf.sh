@@ -176,9 +176,10 @@ out=$(norandom "$BPERF" stat -x, --metric-only -M Minor_Fault_Ratio "$PT" 1000 2
 out=$("$BPERF" stat -M IPC "$PT" 10 2>&1 >/dev/null) && grep -q '<not supported>.*instructions' \
 	<<<"$out" || { echo "$out" >&2; failed+=(metric_unsupported); }
 # CPUs_utilized (task-clock over duration_time) on a new line after task-clock's own metric,
-# the same value as perf's "CPUs utilized" rounded to 2 places
+# the same value as perf's "CPUs utilized" rounded to 2 places; the new line is perf 6.1's
+# new_line_csv: three empty fields, then ",value,unit" (json_metrics_stat_vs_perf compares it)
 out=$("$BPERF" stat -x, -M CPUs_utilized "$WORKLOADS/spin" 300 2>&1 >/dev/null)
-v=$(awk -F, '$7 == "CPUs_utilized" && $1 == "" { print $6 }' <<<"$out")
+v=$(awk -F, 'NF == 6 && $6 == "CPUs_utilized" && $1 == "" { print $5 }' <<<"$out")
 u=$(awk -F, '$3 == "task-clock" { print $6 }' <<<"$out")
 awk -v v="$v" -v u="$u" 'BEGIN { d = v - u; exit !(v > 0.5 && d < 0.006 && d > -0.006) }' ||
 	{ echo "$out" >&2; failed+=(cpus_utilized); }
