@@ -97,6 +97,51 @@ fake_pmu_uncore() {
 	echo "$w:24-31" >"$f/thresh"
 }
 
+# fake_pmu_spec DIR NAME TYPE [SPEC...]: a PMU directory made afresh from SPECs: cpumask=LIST
+# and cpus=LIST are its files, TERM=configN:BITS a format term, EVENT=ENCODING an events/ alias.
+fake_pmu_spec() {
+	local dir=$1/$2 type=$3 arg
+
+	shift 3
+	rm -rf "$dir"
+	mkdir -p "$dir/format" "$dir/events" || return 1
+	echo "$type" >"$dir/type"
+	for arg in "$@"; do
+		case $arg in
+		cpumask=* | cpus=*) echo "${arg#*=}" >"$dir/${arg%%=*}" ;;
+		*=config*) echo "${arg#*=}" >"$dir/format/${arg%%=*}" ;;
+		*) echo "${arg#*=}" >"$dir/events/${arg%%=*}" ;;
+		esac
+	done
+}
+
+# fake_pmus_metric_uncore DIR TYPE: the uncore and cstate PMUs perf's metrics name
+# (uncore_imc_0, uncore_cha_0, cstate_core, cstate_pkg; cpumask 0), format terms in config1 so
+# that with msr's TYPE every event counts the TSC.
+fake_pmus_metric_uncore() {
+	local terms=(event=config1:0-7 umask=config1:8-15 thresh=config1:24-31)
+
+	fake_pmu_spec "$1" uncore_imc_0 "$2" cpumask=0 "${terms[@]}" \
+		cas_count_read=event=0x4,umask=0x3 cas_count_write=event=0x4,umask=0xc &&
+	fake_pmu_spec "$1" uncore_cha_0 "$2" cpumask=0 "${terms[@]}" &&
+	fake_pmu_spec "$1" cstate_core "$2" cpumask=0 event=config1:0-7 c3-residency=event=0x1 \
+		c6-residency=event=0x2 c7-residency=event=0x3 &&
+	fake_pmu_spec "$1" cstate_pkg "$2" cpumask=0 event=config1:0-7 c2-residency=event=0x1 \
+		c3-residency=event=0x2 c6-residency=event=0x3 c7-residency=event=0x4
+}
+
+# fake_pmu_metric_cpu DIR TYPE intel|amd [EVENT=ENCODING...]: the metric tests' core PMU `cpu`,
+# Intel's or AMD's format terms moved to config1/config2 (with msr's TYPE: TSC counts).
+fake_pmu_metric_cpu() {
+	local dir=$1 type=$2 event=config1:0-7
+
+	[ "$3" = amd ] && event=config1:0-7,32-35
+	shift 3
+	fake_pmu_spec "$dir" cpu "$type" event=$event umask=config1:8-15 edge=config1:18 \
+		inv=config1:23 cmask=config1:24-31 any=config1:21 offcore_rsp=config2:0-63 \
+		ldlat=config2:0-15 frontend=config2:0-23 "$@"
+}
+
 # fake_pmus_mount DIR: binds DIR over the devices directory; fails if it cannot.
 fake_pmus_mount() {
 	mount --bind "$1" "$FAKE_PMUS_DEVICES"
