@@ -5,9 +5,9 @@
 # tables (PERF_CPUID skylakex, cascadelakex, sapphirerapids, Zen 3/4, Zen 1), perf -v's
 # "Parsing metric events '...'" lines (the event strings, with their metric-id terms, in
 # perf's hash order, grouped {...}:W or not) and "Events in 'A' fully contained within 'B'"
-# lines, against bperf's plan of the same -M (test_metric_plan plan: metric_plan.c, what
-# `bperf stat -M` parses). Without options, and for a sample of the groups with -a (#core_wide
-# changes the events), --metric-no-group, --metric-no-merge, the NMI watchdog on (perf splits
+# lines, against bperf's -v lines of the same `bperf stat -M` (metric_plan.c's plan, the
+# strings metric_set.c parses). Without options, and for a sample of the groups with -a
+# (#core_wide changes the events), --metric-no-group, --metric-no-merge, the NMI watchdog on (perf splits
 # NO_NMI_WATCHDOG metrics into one ungrouped list) and a :u modifier; unknown names give
 # perf's error. perf resolves the events on fake PMUs of the msr PMU's type (as
 # metric_expr_vs_perf.sh); where perf cannot parse a string it stops there, so bperf's lines
@@ -50,21 +50,21 @@ for t in retiring=0x80 bad-spec=0x81 fe-bound=0x82 be-bound=0x83 heavy-ops=0x84 
 done
 topdown+=" slots=event=0x00,umask=0x4"
 
-TOOL=$REPO_TOP/.output/tests/test_metric_plan
-[ -x "$TOOL" ] || fail "unit tests not built: run make tests"
-
-# check ID PERF_OPTS TOOL_OPTS METRICS: perf's plan lines (or error) against bperf's
+# the plan's lines at -v, and the errors and hints of -M
+lines="^Parsing metric events |^Events in '|^Cannot find metric|^Splitting|^Try disabling"
+lines+="|^    (echo|perf stat)"
+# check ID OPTS METRICS [NMI_WATCHDOG]: perf's plan lines (or error) against bperf's
 failed=() checked=0 prefix=0
 check() {
-	local id=$1 popts=$2 topts=$3 metrics=$4 wd=${5:-0}
+	local id=$1 popts=$2 metrics=$3 wd=${4:-0}
 
 	echo "$wd" >"$tmp/nmi_watchdog"
 	# shellcheck disable=SC2086
 	PERF_CPUID=$id "$PERF" stat -v $popts -M "$metrics" true 2>&1 >/dev/null |
-		grep -E "^Parsing metric events |^Events in '|^Cannot find metric|^Splitting|^Try disabling|^    (echo|perf stat)" \
-		>"$tmp/p"
+		grep -E "$lines" >"$tmp/p"
 	# shellcheck disable=SC2086
-	PERF_CPUID=$id "$TOOL" plan $topts "$metrics" >"$tmp/b" 2>&1
+	PERF_CPUID=$id "$BPERF" stat -v $popts -M "$metrics" true 2>&1 >/dev/null |
+		grep -E "$lines" >"$tmp/b"
 	checked=$((checked + 1))
 	if ! cmp -s "$tmp/p" "$tmp/b"; then
 		# perf stops at a string it cannot parse (a PMU the fake set lacks)
@@ -93,19 +93,19 @@ for model in $models; do
 	for g in "${groups[@]}"; do
 		# by default every 3rd group, and every 12th with the options (a few minutes)
 		all=${JSON_METRICS_ALL:-}
-		[ -n "$all" ] || [ $((i % 3)) = 0 ] || [ ${#groups[@]} -lt 10 ] && check "$id" "" "" "$g"
+		[ -n "$all" ] || [ $((i % 3)) = 0 ] || [ ${#groups[@]} -lt 10 ] && check "$id" "" "$g"
 		if [ -n "$all" ] || [ $((i % 12)) = 0 ]; then
-			check "$id" -a -a "$g"
-			check "$id" --metric-no-group -g "$g"
-			check "$id" --metric-no-merge -m "$g"
-			check "$id" "" -w "$g" 1
-			check "$id" "" "" "$g:u"
+			check "$id" -a "$g"
+			check "$id" --metric-no-group "$g"
+			check "$id" --metric-no-merge "$g"
+			check "$id" "" "$g" 1
+			check "$id" "" "$g:u"
 		fi
 		i=$((i + 1))
 	done
-	check "$id" "" "" "${groups[0]},${groups[1]},${groups[0]}"
-	check "$id" "" "" "all"
-	check "$id" "" "" "${groups[1]},no_such_metric"
+	check "$id" "" "${groups[0]},${groups[1]},${groups[0]}"
+	check "$id" "" "all"
+	check "$id" "" "${groups[1]},no_such_metric"
 	echo "$id: ${#groups[@]} groups"
 done
 echo "$checked plans compared ($prefix up to a string perf could not parse)"
