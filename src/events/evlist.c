@@ -69,6 +69,7 @@ int parse_events(struct evlist *evlist, const char *str, const struct parse_even
 	if (err && !err->num_errors)
 		err->idx = -1;
 	st.pmus = pmu_set_new(ctx ? ctx->sysfs_root : NULL);
+	st.pmus->verbose = ctx ? ctx->verbose : 0;
 	ret = parse_event_string(&st, str);
 	if (!ret && !st.nr) {
 		fprintf(stderr, "WARNING: event parser found nothing\n");

@@ -2,9 +2,9 @@
 /*
  * `bperf list [filter...]`, laid out as perf 6.1's `perf list`: symbolic
  * hardware and software events (only those the kernel accepts), tool events,
- * hardware cache events (likewise), sysfs PMU aliases, the raw and
- * breakpoint descriptors, tracepoints, then bperf's metrics (perf's JSON
- * events and SDT probe cache are not listed). --raw-dump prints the names
+ * hardware cache events (likewise), PMU events (sysfs and perf's tables,
+ * list_pmu.c), the raw and breakpoint descriptors, tracepoints, then the
+ * metrics (perf's SDT probe cache is not listed). --raw-dump prints the names
  * alone, each section as perf prints it: "name " each, metrics a line each.
  */
 #ifndef _GNU_SOURCE
@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -23,17 +24,12 @@
 #include "cli.h"
 #include "common.h"
 #include "events/evlist.h"
+#include "events/list_internal.h"
 #include "events/parse_internal.h"
 #include "events/pmu.h"
 #include "events/tracepoint.h"
 #include "stat/metric_table.h"
 
-struct list_opts {
-	bool name_only;		/* --raw-dump */
-	bool pager;		/* perf's pager_in_use(): blank lines between sections */
-	const char *sysfs_root;
-	const char *tracefs_root;
-};
 
 struct symbol {
 	const char *symbol;
@@ -202,92 +198,6 @@ static void print_cache(const char *glob, const struct list_opts *o)
 	names_print(&n, "Hardware cache event", o);
 }
 
-static bool glob_match_nocase(const char *str, const char *glob)
-{
-	return !glob || !fnmatch(glob, str, FNM_CASEFOLD);
-}
-
-struct pmu_event_name {
-	char *name;
-	bool is_cpu;
-};
-
-/* perf's order: the core PMU's events first, then by name */
-static int cmp_pmu_event(const void *a, const void *b)
-{
-	const struct pmu_event_name *x = a, *y = b;
-
-	if (x->is_cpu != y->is_cpu)
-		return y->is_cpu - x->is_cpu;
-	return strcmp(x->name, y->name);
-}
-
-/* x86's PMUs perf offers as "pmu//" (its auxtrace PMUs) */
-static bool pmu_selectable(const char *name)
-{
-	return !strcmp(name, "intel_pt") || !strcmp(name, "intel_bts");
-}
-
-/*
- * sysfs PMU aliases as perf prints those without a JSON description: "pmu/alias/", a core
- * PMU's as "alias OR cpu/alias/" outside --raw-dump; a glob matches the "pmu/alias/" form, or
- * the alias of another PMU.
- */
-static void print_pmus(const char *glob, const struct list_opts *o)
-{
-	struct pmu_set *set = pmu_set_new(o->sysfs_root);
-	struct pmu_event_name *v = NULL;
-	int nr = 0, printed = 0;
-
-	pmu_scan_all(set);
-	for (int i = 0; i < set->nr; i++) {
-		const struct pmu *pmu = set->list[i];
-		bool is_cpu = !strcmp(pmu->name, "cpu") || !strcmp(pmu->name, "cpu_core") ||
-			      !strcmp(pmu->name, "cpu_atom");
-
-		for (int j = 0; j < pmu->nr_aliases; j++) {
-			const char *alias = pmu->aliases[j].name;
-			char *name = xasprintf("%s/%s/", pmu->name, alias);
-
-			if (glob && !(glob_match_nocase(name, glob) ||
-				      (!is_cpu && glob_match_nocase(alias, glob)))) {
-				free(name);
-				continue;
-			}
-			if (is_cpu && !o->name_only) {
-				char *either = xasprintf("%s OR %s", alias, name);
-
-				free(name);
-				name = either;
-			}
-			v = xrealloc(v, (nr + 1) * sizeof(*v));
-			v[nr++] = (struct pmu_event_name){ name, is_cpu };
-		}
-		if (pmu_selectable(pmu->name) && glob_match(pmu->name, glob)) {
-			v = xrealloc(v, (nr + 1) * sizeof(*v));
-			v[nr++] = (struct pmu_event_name){ xasprintf("%s//", pmu->name), false };
-		}
-	}
-	if (nr)
-		qsort(v, nr, sizeof(*v), cmp_pmu_event);
-	for (int i = 0; i < nr; i++) {
-		/* an alias two PMUs share is printed once */
-		if (!i || strcmp(v[i].name, v[i - 1].name)) {
-			if (o->name_only)
-				printf("%s ", v[i].name);
-			else
-				printf("  %-50s [Kernel PMU event]\n", v[i].name);
-			printed++;
-		}
-	}
-	if (printed && o->pager)
-		printf("\n");
-	for (int i = 0; i < nr; i++)
-		free(v[i].name);
-	free(v);
-	pmu_set_free(set);
-}
-
 static int scan_sorted(const char *dir, struct dirent ***list)
 {
 	return scandir(dir, list, NULL, alphasort);
@@ -350,7 +260,7 @@ static void print_all(const struct list_opts *o)
 	print_symbols(NULL, PERF_TYPE_SOFTWARE, sw_symbols, ARRAY_SIZE(sw_symbols), o);
 	print_tools(NULL, o);
 	print_cache(NULL, o);
-	print_pmus(NULL, o);
+	list_print_pmus(NULL, o);
 	if (!o->name_only) {
 		printf("  %-50s [%s]\n", "rNNN", "Raw hardware event descriptor");
 		printf("  %-50s [%s]\n", "cpu/t1=v1[,t2=v2,t3 ...]/modifier",
@@ -381,7 +291,7 @@ static void print_filter(const char *arg, const struct list_opts *o)
 	} else if (!strcmp(arg, "cache") || !strcmp(arg, "hwcache")) {
 		print_cache(NULL, o);
 	} else if (!strcmp(arg, "pmu")) {
-		print_pmus(NULL, o);
+		list_print_pmus(NULL, o);
 	} else if (!strcmp(arg, "sdt")) {
 		/* perf's SDT events come from its probe cache: bperf reads none */
 	} else if (!strcmp(arg, "metric") || !strcmp(arg, "metrics")) {
@@ -402,7 +312,7 @@ static void print_filter(const char *arg, const struct list_opts *o)
 		print_symbols(glob, PERF_TYPE_SOFTWARE, sw_symbols, ARRAY_SIZE(sw_symbols), o);
 		print_tools(glob, o);
 		print_cache(glob, o);
-		print_pmus(glob, o);
+		list_print_pmus(glob, o);
 		print_tracepoints(NULL, glob, o);
 		/* perf looks for "*glob*" in group names as a plain string: no group holds a '*' */
 		metric_table_print(stdout, true, true, glob, o->name_only);
@@ -435,37 +345,139 @@ static void list_usage(void)
 {
 	fprintf(stderr, "\n Usage: bperf list [<options>] [hw|sw|cache|tracepoint|pmu|sdt|"
 			"metric|metricgroup|event_glob]\n\n"
-			"    --raw-dump            Dump raw events\n\n");
+			"    -d, --desc            Print extra event descriptions. --no-desc to not print.\n"
+			"    -v, --long-desc       Print longer event descriptions.\n"
+			"        --cputype <hybrid cpu type>\n"
+			"                          Print events applying cpu with this type for hybrid "
+			"platform (e.g. core or atom)\n"
+			"        --debug           Enable debugging output\n"
+			"        --deprecated      Print deprecated events.\n"
+			"        --details         Print information on the perf event names and "
+			"expressions used internally by events.\n\n");
+}
+
+/* perf's pager_get_columns(): $COLUMNS, else the terminal's width less 2, else 78 */
+static int list_columns(void)
+{
+	const char *s = getenv("COLUMNS");
+	struct winsize ws;
+
+	if (s)
+		return atoi(s);
+	if (isatty(1) && !ioctl(1, TIOCGWINSZ, &ws) && ws.ws_col)
+		return ws.ws_col - 2;
+	return 78;
+}
+
+/* perf_pmu__hybrid_type_to_pmu: "cpu_<type>" when that hybrid PMU is in sysfs */
+static char *hybrid_type_pmu(const char *sysfs_root, const char *type)
+{
+	char *path = xasprintf("%s/bus/event_source/devices/cpu_%s/cpus",
+			       sysfs_root && *sysfs_root ? sysfs_root : "/sys", type);
+	char *pmu = access(path, F_OK) ? NULL : xasprintf("cpu_%s", type);
+
+	free(path);
+	if (!pmu)
+		fprintf(stderr, "WARNING: hybrid cputype is not supported!\n");
+	return pmu;
+}
+
+static int unknown_option(const char *arg)
+{
+	if (arg[1] == '-')
+		fprintf(stderr, "  Error: unknown option `%s'\n", arg + 2);
+	else
+		fprintf(stderr, "  Error: unknown switch `%c'\n", arg[1]);
+	list_usage();
+	return EXIT_USAGE;
+}
+
+/* a long option, with its --no- form when it has one; -1 when arg is not it */
+static int long_flag(const char *arg, const char *name, bool *flag)
+{
+	if (!strcmp(arg + 2, name)) {
+		*flag = true;
+		return 0;
+	}
+	if (!strncmp(arg + 2, "no-", 3) && !strcmp(arg + 5, name)) {
+		*flag = false;
+		return 0;
+	}
+	return -1;
+}
+
+/* perf list's options, up to the first non-option; returns the index of the first filter */
+static int parse_list_options(int argc, const char **argv, struct list_opts *o,
+			      const char **cputype)
+{
+	bool debug = false;
+	int i = 1;
+
+	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		const char *arg = argv[i];
+
+		if (!strcmp(arg, "--"))
+			return i + 1;
+		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+			list_usage();
+			return -EXIT_USAGE;
+		}
+		if (arg[1] != '-') {
+			for (const char *c = arg + 1; *c; c++) {
+				if (*c == 'd')
+					o->quiet = false;
+				else if (*c == 'v')
+					o->long_desc = true;
+				else
+					return -unknown_option((char[]){ '-', *c, 0 });
+			}
+			continue;
+		}
+		if (!strncmp(arg, "--cputype", 9) && (arg[9] == '=' || !arg[9])) {
+			if (arg[9] == '=') {
+				*cputype = arg + 10;
+			} else if (i + 1 < argc) {
+				*cputype = argv[++i];
+			} else {
+				fprintf(stderr, "  Error: option `cputype' requires a value\n");
+				list_usage();
+				return -EXIT_USAGE;
+			}
+			continue;
+		}
+		if (!strcmp(arg, "--desc")) {
+			o->quiet = false;
+		} else if (!strcmp(arg, "--no-desc")) {
+			o->quiet = true;
+		} else if (long_flag(arg, "raw-dump", &o->name_only) &&
+			   long_flag(arg, "long-desc", &o->long_desc) &&
+			   long_flag(arg, "details", &o->details) &&
+			   long_flag(arg, "deprecated", &o->deprecated) &&
+			   long_flag(arg, "debug", &debug)) {
+			return -unknown_option(arg);
+		}
+	}
+	return i;
 }
 
 int cmd_list(int argc, const char **argv, const struct top_opts *top)
 {
 	struct list_opts o = { .pager = pager_would_run(top) };
-	int i = 1;
+	const char *cputype = NULL;
+	char *cpu_pmu = NULL;
+	int i = parse_list_options(argc, argv, &o, &cputype);
 
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--raw-dump")) {
-			o.name_only = true;
-		} else if (!strcmp(argv[i], "--")) {
-			i++;
-			break;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			list_usage();
-			return EXIT_USAGE;
-		} else {
-			if (argv[i][1] == '-')
-				fprintf(stderr, "  Error: unknown option `%s'\n", argv[i] + 2);
-			else
-				fprintf(stderr, "  Error: unknown switch `%c'\n", argv[i][1]);
-			list_usage();
-			return EXIT_USAGE;
-		}
-	}
+	if (i < 0)
+		return -i;
+	o.columns = list_columns();
 	if (!o.name_only && o.pager)
 		printf("\nList of pre-defined events (to be used in -e or -M):\n\n");
+	if (cputype)
+		o.cpu_pmu = cpu_pmu = hybrid_type_pmu(o.sysfs_root, cputype);
 	if (i >= argc)
 		print_all(&o);
 	for (; i < argc; i++)
 		print_filter(argv[i], &o);
+	free(cpu_pmu);
 	return 0;
 }

@@ -79,6 +79,8 @@ static int parse_term(struct parser *p, struct term_list *out)
 		if (!accept(p, '=')) {
 			term.num = 1;
 			term.no_value = true;
+			if (t->type == T_TERM)
+				term.config = (char *)term_type_name(term.type);
 			break;
 		}
 		term.err_val = cur(p)->first;
@@ -87,6 +89,9 @@ static int parse_term(struct parser *p, struct term_list *out)
 			term.str = cur(p)->str;
 		} else if (cur(p)->type == T_VALUE) {
 			term.num = cur(p)->num;
+			/* perf names a numeric built-in term (period=, not "(null)") */
+			if (t->type == T_TERM)
+				term.config = (char *)term_type_name(term.type);
 		} else {
 			return syntax_error(p);
 		}

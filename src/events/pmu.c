@@ -11,6 +11,7 @@
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,6 +40,7 @@ static void pmu_free(struct pmu *pmu)
 	free(pmu->formats);
 	free(pmu->aliases);
 	free(pmu->cpumask);
+	free(pmu->id);
 	free(pmu->name);
 	free(pmu);
 }
@@ -158,14 +160,15 @@ static double parse_scale(const char *text)
 	return v;
 }
 
-static void alias_print_terms(struct pmu_alias *alias)
+/* perf re-prints an alias's terms into 256 bytes, numbers with %#x of their low 32 bits */
+char *pmu_terms_string(const struct term_list *terms)
 {
 	char buf[256];
 	int n = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < alias->terms.nr && n < (int)sizeof(buf); i++) {
-		const struct term *t = &alias->terms.terms[i];
+	for (int i = 0; i < terms->nr && n < (int)sizeof(buf); i++) {
+		const struct term *t = &terms->terms[i];
 		const char *name = t->config ? t->config : "(null)";
 
 		if (n)
@@ -177,7 +180,7 @@ static void alias_print_terms(struct pmu_alias *alias)
 		else
 			n += snprintf(buf + n, sizeof(buf) - n, "%s=%#x", name, (unsigned int)t->num);
 	}
-	alias->str = xstrdup(buf);
+	return xstrdup(buf);
 }
 
 static void load_alias(struct pmu *pmu, const char *events, const char *name)
@@ -209,8 +212,9 @@ static void load_alias(struct pmu *pmu, const char *events, const char *name)
 	path = xasprintf("%s/%s.snapshot", events, name);
 	a.snapshot = file_exists(path);
 	free(path);
-	alias_print_terms(&a);
-	pmu->aliases = xrealloc(pmu->aliases, sizeof(*pmu->aliases) * (pmu->nr_aliases + 1));
+	a.str = pmu_terms_string(&a.terms);
+	/* xgrow: table aliases are appended later (pmu_json.c) */
+	pmu->aliases = xgrow(pmu->aliases, pmu->nr_aliases, sizeof(*pmu->aliases));
 	pmu->aliases[pmu->nr_aliases++] = a;
 }
 
@@ -259,10 +263,17 @@ static struct pmu *pmu_load(struct pmu_set *set, const char *name)
 		pmu->cpumask = xstrdup(buf);
 	}
 	free(path);
-	if (!pmu->cpumask) {
-		path = xasprintf("%s/cpus", dir);
-		if (read_text_file(path, buf, sizeof(buf)) == 0)
+	path = xasprintf("%s/cpus", dir);
+	if (read_text_file(path, buf, sizeof(buf)) == 0) {
+		pmu->has_cpus = true;
+		if (!pmu->cpumask)
 			pmu->cpumask = xstrdup(buf);
+	}
+	free(path);
+	if (pmu->is_uncore) {
+		path = xasprintf("%s/identifier", dir);
+		if (read_text_file(path, buf, sizeof(buf)) == 0)
+			pmu->id = xstrdup(buf);
 		free(path);
 	}
 	free(dir);
@@ -363,7 +374,11 @@ int pmu_alias_token_class(const char *name, void *priv)
 {
 	struct pmu_set *set = priv;
 
-	pmu_scan_all(set);
+	/* perf reads every PMU here, first, whatever the name: its -v notes come now */
+	pmu_load_all_table_aliases(set);
+	/* perf: "cpu" is the PMU of cpu// even where a cpu-cycles alias makes it a prefix */
+	if (!strcmp(name, "cpu"))
+		return T_NAME;
 	for (int i = 0; i < set->nr; i++) {
 		const struct pmu *pmu = set->list[i];
 
@@ -373,19 +388,20 @@ int pmu_alias_token_class(const char *name, void *priv)
 			const char *d2 = d1 ? strchr(d1 + 1, '-') : NULL;
 			size_t n = strlen(name);
 
+			/* perf compares with strcasecmp: TSC is msr's tsc */
 			if (!d1) {
-				if (!strcmp(a, name))
+				if (!strcasecmp(a, name))
 					return T_KERNEL_PMU_EVENT;
 				continue;
 			}
-			if ((size_t)(d1 - a) == n && !strncmp(a, name, n))
+			if ((size_t)(d1 - a) == n && !strncasecmp(a, name, n))
 				return T_PMU_EVENT_PRE;
 			if (d2) {
-				if ((size_t)(d2 - d1 - 1) == n && !strncmp(d1 + 1, name, n))
+				if ((size_t)(d2 - d1 - 1) == n && !strncasecmp(d1 + 1, name, n))
 					return T_PMU_EVENT_SUF;
-				if (!strcmp(d2 + 1, name))
+				if (!strcasecmp(d2 + 1, name))
 					return T_PMU_EVENT_SUF2;
-			} else if (!strcmp(d1 + 1, name)) {
+			} else if (!strcasecmp(d1 + 1, name)) {
 				return T_PMU_EVENT_SUF;
 			}
 		}

@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +30,8 @@ static void print_terms(const char *what, const char *pmu, const struct term_lis
 }
 
 /* perf's pmu_find_alias: `alias`, `alias=1` or `event=alias` */
-static const struct pmu_alias *find_alias(const struct pmu *pmu, const struct term *t)
+static struct pmu_alias *find_alias(const struct pmu_set *set, struct pmu *pmu,
+				    const struct term *t)
 {
 	const char *name;
 
@@ -48,6 +48,7 @@ static const struct pmu_alias *find_alias(const struct pmu *pmu, const struct te
 			return NULL;
 		name = t->str;
 	}
+	pmu_load_table_aliases(set, pmu);
 	for (int i = 0; i < pmu->nr_aliases; i++)
 		if (!strcasecmp(pmu->aliases[i].name, name))
 			return &pmu->aliases[i];
@@ -62,17 +63,22 @@ struct alias_info {
 };
 
 /* Replaces alias terms by their definitions; only one alias may bring unit or scale. */
-static int expand_aliases(const struct pmu *pmu, struct term_list *terms, struct alias_info *info)
+static int expand_aliases(const struct pmu_set *set, struct pmu *pmu, struct term_list *terms,
+			  struct alias_info *info)
 {
 	struct term_list out = { NULL, 0 };
 
 	memset(info, 0, sizeof(*info));
 	for (int i = 0; i < terms->nr; i++) {
-		const struct pmu_alias *a = find_alias(pmu, &terms->terms[i]);
+		struct pmu_alias *a = find_alias(set, pmu, &terms->terms[i]);
 
 		if (!a) {
 			term_list_add(&out, &terms->terms[i]);
 			continue;
+		}
+		if (pmu_alias_terms(a)) {
+			term_list_free(&out);
+			return -EINVAL;
 		}
 		for (int j = 0; j < a->terms.nr; j++)
 			term_list_add(&out, &a->terms.terms[j]);
@@ -191,7 +197,7 @@ static int add_pmu(struct parse_state *state, const char *pmu_name, const struct
 		return 0;
 	}
 	term_list_copy(&terms, in);
-	if (expand_aliases(pmu, &terms, &info))
+	if (expand_aliases(state->pmus, pmu, &terms, &info))
 		goto fail;
 	if (verbosity(state) > 1)
 		print_terms("After aliases, add", pmu_name, &terms);
@@ -236,27 +242,6 @@ int add_pmu_event(struct parse_state *state, const char *pmu_name, struct term_l
 	return add_pmu(state, pmu_name, terms);
 }
 
-/* perf_pmu__valid_suffix: tok, optionally followed by '_' and digits */
-static bool valid_suffix(const char *pmu_name, const char *tok)
-{
-	size_t n = strlen(tok);
-	const char *p;
-
-	if (strncmp(pmu_name, tok, n))
-		return false;
-	p = pmu_name + n;
-	if (!*p)
-		return true;
-	if (*p == '_')
-		p++;
-	if (!*p)
-		return false;
-	for (; *p; p++)
-		if (!isdigit((unsigned char)*p))
-			return false;
-	return true;
-}
-
 int add_pmu_glob(struct parse_state *state, const char *name, struct term_list *terms)
 {
 	char *pattern;
@@ -273,7 +258,7 @@ int add_pmu_glob(struct parse_state *state, const char *name, struct term_list *
 		/* "uncore_" is implied unless the user wrote it */
 		if (!strncmp(pname, "uncore_", 7) && strncmp(name, "uncore_", 7))
 			pname += 7;
-		if (fnmatch(pattern, pname, 0) || !valid_suffix(pname, name))
+		if (fnmatch(pattern, pname, 0) || !pmu_valid_suffix(pname, name))
 			continue;
 		if (!add_pmu(state, state->pmus->list[i]->name, terms))
 			ok++;
@@ -295,15 +280,16 @@ int add_multi_pmu_alias(struct parse_state *state, const char *alias, struct ter
 
 	term_list_copy(&all, terms);
 	term_list_add(&all, &t);
-	pmu_scan_all(state->pmus);
+	/* perf_pmu__scan: every PMU read, in order, before the first is looked at */
+	pmu_load_all_table_aliases(state->pmus);
 	state->auto_merge = true;
 	for (int i = 0; i < state->pmus->nr; i++) {
-		const struct pmu *pmu = state->pmus->list[i];
+		struct pmu *pmu = state->pmus->list[i];
 
 		for (int j = 0; j < pmu->nr_aliases; j++) {
 			if (strcasecmp(pmu->aliases[j].name, alias))
 				continue;
-			if (!add_pmu(state, pmu->name, &all)) {
+			if (!add_pmu(state, pmu->name, &all) && !pmu_alias_terms(&pmu->aliases[j])) {
 				if (verbosity(state) > 0)
 					fprintf(stderr, "%s -> %s/%s/\n", alias, pmu->name,
 						pmu->aliases[j].str);

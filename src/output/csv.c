@@ -75,8 +75,8 @@ static void start_metric_line(const struct counter_line *cl)
 	const char *sep = cl->cfg->csv_sep;
 	int i;
 
-	/* perf prints the separator after the (possibly empty) prefix here */
-	fprintf(out, "\n%s%s", cl->prefix, sep);
+	/* perf 6.1's new_line_csv: the prefix (an interval's ends with the separator) and no more */
+	fprintf(out, "\n%s", cl->prefix);
 	print_line_fields(cl);
 	for (i = 0; i < 3 + aggr_fields(cl->res->aggr_mode) + lines_have_cgroup(cl); i++)
 		fputs(sep, out);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* `bperf stat`: options -> session -> runs -> aggregation -> printers. */
 #include "cmd_stat.h"
+#include "group_cpus.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -17,7 +18,7 @@
 #include "../counters/bpf_log.h"
 #include "../counters/bpf_prog_targets.h"
 #include "../counters/privileges.h"
-#include "../events/pmu_tables.h"
+#include "../events/pmu.h"
 #include "../events/stat_config.h"
 #include "../output/output.h"
 #include "aggregate.h"
@@ -721,10 +722,10 @@ int cmd_stat(int argc, const char **argv, const struct top_opts *top)
 	r->have_workload = r->opts.argc > 0;
 	/*
 	 * perf finds its CPU's event tables when it first reads the PMUs, by the time it parses
-	 * metrics at the latest, and says which CPU id it used at -v: its first line then.
+	 * metrics at the latest, and says which CPU id it used at -v: its first line then (with
+	 * its notes on table events merged into sysfs aliases).
 	 */
-	if (r->opts.verbose > 0)
-		pmu_cpuid(r->opts.verbose);
+	pmu_tables_verbose_notes(r->opts.events_ctx.sysfs_root, r->opts.verbose);
 	err = metric_events_add(&r->opts, r->opts.system_wide || r->opts.cpu_list ||
 				r->opts.bpf_prog ||
 				(!r->have_workload && !r->opts.pid && !r->opts.tid));
@@ -750,6 +751,7 @@ int cmd_stat(int argc, const char **argv, const struct top_opts *top)
 	err = stat_options_expand_cgroups(&r->opts);
 	if (err)
 		goto out;
+	evlist_check_group_cpus(&r->opts.evlist, r->opts.verbose);
 	r->merge = (struct merge_opts){ .hybrid_merge = r->opts.hybrid_merge,
 					.no_merge = r->opts.no_merge,
 					.user_cpus = r->opts.cpu_list != NULL };

@@ -109,8 +109,11 @@ static int check_topdown(struct stat_options *o, bool cpu_target)
 int metric_events_add(struct stat_options *o, bool cpu_target)
 {
 	/* perf reports an unknown metric and counts on without it */
-	if (o->metrics)
+	if (o->metrics) {
+		o->metric_set.system_wide = o->system_wide || (cpu_target && !o->cpu_list);
+		o->metric_set.cpu_list = o->cpu_list;
 		metric_set_add(&o->metric_set, o->metrics, &o->evlist, &o->events_ctx);
+	}
 	if (o->null_run)
 		return 0;
 	if (o->transaction)

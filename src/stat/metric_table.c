@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The built-in metric definitions and their lookup by name or group. */
+/* The metric definitions: the CPU model's table or the generic ones, and perf's matching. */
+#include <dirent.h>
+#include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -8,6 +11,7 @@
 #include "metric_table.h"
 
 #include "../common.h"
+#include "topology.h"
 
 const struct metric_def metric_table[] = {
 	{ "IPC", "Summary;Pipeline", "instructions / cycles", NULL, "Instructions per cycle" },
@@ -30,7 +34,7 @@ const struct metric_def metric_table[] = {
 	  "Share of cycles the frontend stalled" },
 	{ "Backend_Stall_Ratio", "Pipeline", "stalled\\-cycles\\-backend / cycles", "100%",
 	  "Share of cycles the backend stalled" },
-	{ "CPUs_utilized", "Summary;Software", "task\\-clock / (duration_time / 1e6)", NULL,
+	{ "CPUs_utilized", "Summary;Software", "task\\-clock / (duration_time * 1e3)", NULL,
 	  "CPUs used on average over the elapsed time" },
 	{ "GHz", "Summary", "cycles / (task\\-clock * 1e6)", NULL,
 	  "Cycles per nanosecond of task clock" },
@@ -44,142 +48,148 @@ const struct metric_def metric_table[] = {
 
 const int metric_table_size = sizeof(metric_table) / sizeof(metric_table[0]);
 
+const struct pmu_table *metric_table_model(void)
+{
+	/* stat -v printed "Using CPUID" already: the id is found once, so 0 prints nothing */
+	return pmu_table_for_cpu(0);
+}
+
+static void def_from_entry(const struct pmu_table_entry *e, struct metric_def *def)
+{
+	*def = (struct metric_def){
+		.name = e->metric_name,
+		.groups = e->metric_group,
+		.expr = e->metric_expr,
+		.scale_unit = e->unit,
+		.desc = e->desc,
+		.constraint = e->metric_constraint,
+		.pmu = e->pmu,
+		.event = e->name,
+	};
+}
+
+struct each_ctx {
+	metric_def_fn fn;
+	void *data;
+	char **pmu_ids;		/* sys metrics: identifiers of the PMUs in sysfs */
+	int nr_pmu_ids;
+};
+
+static int each_entry(const struct pmu_table_entry *e, void *data)
+{
+	struct each_ctx *c = data;
+	struct metric_def def;
+
+	if (!e->metric_expr)
+		return 0;
+	def_from_entry(e, &def);
+	return c->fn(&def, c->data);
+}
+
+static int each_sys_entry(const struct pmu_table_entry *e, void *data)
+{
+	struct each_ctx *c = data;
+
+	if (!e->metric_expr || !e->compat)
+		return 0;
+	for (int i = 0; i < c->nr_pmu_ids; i++)
+		if (!strcmp(c->pmu_ids[i], e->compat))
+			return each_entry(e, data);
+	return 0;
+}
+
+/* The `identifier` files of the PMUs in sysfs, which sys metrics are matched against. */
+static void read_pmu_ids(struct each_ctx *c)
+{
+	char *dir = xasprintf("%s/bus/event_source/devices", topology_sysfs_root());
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		char *path, line[256];
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		path = xasprintf("%s/%s/identifier", dir, de->d_name);
+		f = fopen(path, "re");
+		free(path);
+		if (!f)
+			continue;
+		if (fgets(line, sizeof(line), f)) {
+			line[strcspn(line, "\n")] = '\0';
+			c->pmu_ids = xrealloc(c->pmu_ids, (c->nr_pmu_ids + 1) * sizeof(char *));
+			c->pmu_ids[c->nr_pmu_ids++] = xstrdup(line);
+		}
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+}
+
+int metric_table_for_each(const struct pmu_table *table, metric_def_fn fn, void *data)
+{
+	struct each_ctx c = { .fn = fn, .data = data };
+	int ret;
+
+	if (!table) {
+		for (int i = 0; i < metric_table_size; i++) {
+			ret = fn(&metric_table[i], data);
+			if (ret)
+				return ret;
+		}
+		return 0;
+	}
+	ret = pmu_table_for_each(table, each_entry, &c);
+	if (ret || !pmu_tables_sys_size())
+		return ret;
+	read_pmu_ids(&c);
+	if (c.nr_pmu_ids)
+		ret = pmu_tables_for_each_sys(NULL, each_sys_entry, &c);
+	for (int i = 0; i < c.nr_pmu_ids; i++)
+		free(c.pmu_ids[i]);
+	free(c.pmu_ids);
+	return ret;
+}
+
+int metric_table_find(const struct pmu_table *table, const char *name, struct metric_def *def)
+{
+	struct pmu_table_entry e;
+	int ret;
+
+	if (!table) {
+		for (int i = 0; i < metric_table_size; i++) {
+			if (!strcasecmp(metric_table[i].name, name)) {
+				*def = metric_table[i];
+				return 0;
+			}
+		}
+		return -ENOENT;
+	}
+	ret = pmu_table_find_metric(table, name, &e);
+	if (!ret)
+		def_from_entry(&e, def);
+	return ret;
+}
+
+/* perf's match_metric(): only the first occurrence of list in n counts. */
+static bool match_metric(const char *n, const char *list)
+{
+	size_t len = strlen(list);
+	const char *m;
+
+	if (!strcmp(list, "all"))
+		return true;
+	if (!n)
+		return !strcasecmp(list, "No_group");
+	m = strcasestr(n, list);
+	if (!m)
+		return false;
+	return (m == n || m[-1] == ';' || m[-1] == ' ') && (m[len] == '\0' || m[len] == ';');
+}
+
 bool metric_def_matches(const struct metric_def *def, const char *name)
 {
-	const char *g = def->groups;
-	size_t len = strlen(name);
-
-	if (!strcasecmp(def->name, name))
-		return true;
-	while (g && *g) {
-		size_t n = strcspn(g, ";");
-
-		if (n == len && !strncasecmp(g, name, n))
-			return true;
-		g += n + (g[n] == ';');
-	}
-	return false;
-}
-
-/* perf's strlist: sorted with strcmp, each string once. */
-struct name_set {
-	const char *names[64];
-	int nr;
-};
-
-static void name_set_add(struct name_set *set, const char *name)
-{
-	int i;
-
-	for (i = 0; i < set->nr; i++)
-		if (!strcmp(set->names[i], name))
-			return;
-	if (set->nr < (int)(sizeof(set->names) / sizeof(set->names[0])))
-		set->names[set->nr++] = name;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static const char *metric_desc(const char *name)
-{
-	int i;
-
-	for (i = 0; i < metric_table_size; i++)
-		if (!strcmp(metric_table[i].name, name))
-			return metric_table[i].desc;
-	return "";
-}
-
-/* perf's metricgroup__print_strlist(): one line of names, or each with its description. */
-static void print_metric_names(FILE *out, struct name_set *set, bool raw)
-{
-	int i;
-
-	qsort(set->names, set->nr, sizeof(set->names[0]), cmp_str);
-	for (i = 0; i < set->nr; i++) {
-		if (raw)
-			fprintf(out, "%s%s", i ? " " : "", set->names[i]);
-		else
-			fprintf(out, "  %s\n       [%s]\n", set->names[i],
-				metric_desc(set->names[i]));
-	}
-	if (raw)
-		fputc('\n', out);
-}
-
-struct metric_group {
-	char *name;
-	struct name_set metrics;
-};
-
-/* The group of that name in groups[*nr], added if new; NULL when the array is full. */
-static struct metric_group *group_get(struct metric_group *groups, int *nr, const char *name)
-{
-	int i;
-
-	for (i = 0; i < *nr; i++)
-		if (!strcmp(groups[i].name, name))
-			return &groups[i];
-	if (*nr == 64)
-		return NULL;
-	groups[*nr].name = xstrdup(name);
-	groups[*nr].metrics.nr = 0;
-	return &groups[(*nr)++];
-}
-
-static int cmp_group(const void *a, const void *b)
-{
-	return strcmp(((const struct metric_group *)a)->name,
-		      ((const struct metric_group *)b)->name);
-}
-
-/*
- * perf's metricgroup__print(): filter keeps the groups whose name holds it (perf's strstr, also
- * for the '*glob*' of `list GLOB`); a metric without a group is in "No_group".
- */
-void metric_table_print(FILE *out, bool metrics, bool groups, const char *filter, bool raw)
-{
-	struct metric_group group_list[64];
-	struct name_set metric_list = { .nr = 0 };
-	int nr_groups = 0, i;
-
-	for (i = 0; i < metric_table_size; i++) {
-		char *all = xstrdup(metric_table[i].groups ? metric_table[i].groups : "");
-		char *rest = all, *g;
-		struct metric_group *grp;
-
-		while ((g = strsep(&rest, ";"))) {
-			g += strspn(g, " \t\n");
-			if (!*g)
-				g = "No_group";
-			if (filter && !strstr(g, filter))
-				continue;
-			grp = groups ? group_get(group_list, &nr_groups, g) : NULL;
-			if (!groups)
-				name_set_add(&metric_list, metric_table[i].name);
-			else if (grp)
-				name_set_add(&grp->metrics, metric_table[i].name);
-		}
-		free(all);
-	}
-	qsort(group_list, nr_groups, sizeof(group_list[0]), cmp_group);
-	if (!filter || nr_groups) {
-		if (groups && !raw)
-			fprintf(out, "\nMetric Groups:\n\n");
-		else if (metrics && !raw)
-			fprintf(out, "\nMetrics:\n\n");
-	}
-	for (i = 0; i < nr_groups; i++) {
-		if (groups)
-			fprintf(out, "%s%s%s", group_list[i].name, metrics && !raw ? ":" : "",
-				raw ? " " : "\n");
-		if (metrics)
-			print_metric_names(out, &group_list[i].metrics, raw);
-		free(group_list[i].name);
-	}
-	if (!groups)
-		print_metric_names(out, &metric_list, raw);
+	return match_metric(def->groups, name) || match_metric(def->name, name);
 }

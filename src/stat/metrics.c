@@ -324,8 +324,8 @@ static void expression_metrics(struct metric_out *mo, const struct stat_result *
 			mo->nr = 0;
 		mo->pending_new_line = mo->nr > 0;
 		first = false;
-		if (!metric_instance_eval(m, expr_event_value, &ctx, &value))
-			emit(mo, m->def->scale_unit ? "%8.1f" : "%8.2f", m->unit, value);
+		if (!metric_instance_eval(m, set, expr_event_value, &ctx, &value))
+			emit(mo, m->def.scale_unit ? "%8.1f" : "%8.2f", m->unit, value);
 		else
 			emit(mo, NULL, m->unit, 0);
 	}

@@ -136,6 +136,9 @@ msr/tsc/u
 msr/tsc/name=mytsc/
 msr/name=foo,tsc/
 tsc
+TSC
+Tsc:u
+msr/TSC/
 smi:k
 sched:sched_switch
 sched:sched_switch:u

@@ -7,9 +7,9 @@
 # layout of the human list.
 #	- Events bperf and perf both know (symbolic, cache, tool, sysfs PMU, tracepoint): the same
 #	  bytes. perf runs with --buildid-dir on an empty directory (bperf reads no SDT probe cache)
-#	  and with PERF_CPUID naming no model (perf's JSON events and metrics follow the CPU model;
-#	  bperf has its own metrics). PMU aliases are also compared on fake PMUs (a core "cpu" PMU,
-#	  two uncore instances, intel_bts) bound over sysfs in a private mount namespace.
+#	  and both with PERF_CPUID naming no model (table events: json_events_vs_perf.sh). PMU
+#	  aliases are also compared on fake PMUs (a core "cpu" PMU, two uncore instances,
+#	  intel_bts) bound over sysfs in a private mount namespace.
 #	- Metrics: bperf's own names, in perf's form: the form of perf's lines is taken from perf
 #	  itself, with this machine's table when perf has one, and with the first model of perf's
 #	  own CPU table (the patterns in its binary) that has metrics; never one machine's output.
@@ -29,12 +29,13 @@ mkdir "$tmp/no-cache"
 NO_TABLE=NoVendor-0-0-0
 
 . "$(dirname "$0")/../side_lib.sh"
+. "$(dirname "$0")/../fake_pmus.sh"
 
 perf_dump() {
 	PERF_CPUID=${CPUID:-$NO_TABLE} "$PERF" --buildid-dir "$tmp/no-cache" list --raw-dump "$@"
 }
 bperf_dump() {
-	"$BPERF" list --raw-dump "$@"
+	PERF_CPUID=${CPUID:-$NO_TABLE} "$BPERF" list --raw-dump "$@"
 }
 
 # same_bytes NAME PERF_FILE BPERF_FILE
@@ -220,30 +221,19 @@ check human_all_metrics human_metrics
 
 # ---- PMU aliases on fake PMUs -------------------------------------------------------------------
 devices=/sys/bus/event_source/devices
+# PMUs of the software PMU's type, one format term, aliases event=0x00
 fake_pmus() {
-	local fake=$tmp/devices pmu
+	local fake=$tmp/devices sw
 
-	mkdir "$fake"
-	for pmu in "$devices"/*; do
-		ln -s "$(readlink -f "$pmu")" "$fake/${pmu##*/}"
-	done
-	fake_pmu() {
-		local dir=$fake/$1 ev
-
-		shift
-		mkdir -p "$dir/format" "$dir/events"
-		cat "$devices/software/type" >"$dir/type"
-		echo "config:0-63" >"$dir/format/event"
-		for ev in "$@"; do
-			echo "event=0x00" >"$dir/events/$ev"
-		done
-	}
-	fake_pmu cpu cpu-cycles instructions branch-misses
-	fake_pmu uncore_imc_0 cas_count_read
-	fake_pmu uncore_imc_1 cas_count_read
-	fake_pmu amd_df remote_reads
-	fake_pmu intel_bts
-	mount --bind "$fake" "$devices"
+	sw=$(cat "$devices/software/type")
+	fake_pmus_init "$fake" &&
+	fake_pmu_spec "$fake" cpu "$sw" event=config:0-63 cpu-cycles=event=0x00 \
+		instructions=event=0x00 branch-misses=event=0x00 &&
+	fake_pmu_spec "$fake" uncore_imc_0 "$sw" event=config:0-63 cas_count_read=event=0x00 &&
+	fake_pmu_spec "$fake" uncore_imc_1 "$sw" event=config:0-63 cas_count_read=event=0x00 &&
+	fake_pmu_spec "$fake" amd_df "$sw" event=config:0-63 remote_reads=event=0x00 &&
+	fake_pmu_spec "$fake" intel_bts "$sw" event=config:0-63 &&
+	fake_pmus_mount "$fake"
 }
 if [ -n "${BPERF_LIST_NS:-}" ] && [ -r "$devices/software/type" ] && fake_pmus 2>/dev/null; then
 	check fake_pmu dump_same fake_pmu pmu
@@ -253,7 +243,8 @@ if [ -n "${BPERF_LIST_NS:-}" ] && [ -r "$devices/software/type" ] && fake_pmus 2
 	fake_human() {
 		PERF_CPUID=$NO_TABLE "$PERF" list pmu >"$tmp/fake_human.perf" ||
 			fail "perf: exit $?"
-		"$BPERF" list pmu >"$tmp/fake_human.bperf" || fail "bperf: exit $?"
+		PERF_CPUID=$NO_TABLE "$BPERF" list pmu >"$tmp/fake_human.bperf" ||
+			fail "bperf: exit $?"
 		same_bytes fake_human "$tmp/fake_human.perf" "$tmp/fake_human.bperf"
 	}
 	check fake_human fake_human

@@ -25,10 +25,8 @@ require_root
 [ -x "$PERF" ] || skip "needs $PERF"
 TOOL=$REPO_TOP/.output/tests/test_metric_expr
 [ -x "$TOOL" ] || fail "unit tests not built: run make tests"
-unshare -m true 2>/dev/null || skip "needs unshare -m"
-if [ -z "${BPERF_METRIC_EXPR_NS:-}" ]; then
-	BPERF_METRIC_EXPR_NS=1 exec unshare -m bash "$0" "$@"
-fi
+. "$(dirname "$0")/../fake_pmus.sh"
+fake_pmus_enter_ns "$0" "$@"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -37,47 +35,16 @@ devices=/sys/bus/event_source/devices
 [ -r $devices/msr/type ] || skip "needs the msr PMU"
 msr_type=$(cat $devices/msr/type)
 fake=$tmp/devices
-mkdir "$fake"
-for pmu in "$devices"/*; do
-	ln -s "$(readlink -f "$pmu")" "$fake/${pmu##*/}"
-done
-# fake_pmu NAME TERM=BITS... [EVENT=ENCODING...]: a PMU of the msr PMU's type
-fake_pmu() {
-	local dir=$fake/$1 arg
-
-	shift
-	rm -rf "$dir"
-	mkdir -p "$dir/format" "$dir/events"
-	echo "$msr_type" >"$dir/type"
-	[ "${dir##*/}" = cpu ] || echo 0 >"$dir/cpumask"
-	for arg in "$@"; do
-		case $arg in
-		*=config*) echo "${arg#*=}" >"$dir/format/${arg%%=*}" ;;
-		*) echo "${arg#*=}" >"$dir/events/${arg%%=*}" ;;
-		esac
-	done
-}
-uncore_terms=(event=config1:0-7 umask=config1:8-15 thresh=config1:24-31)
-fake_pmu uncore_imc_0 "${uncore_terms[@]}" cas_count_read=event=0x4,umask=0x3 \
-	cas_count_write=event=0x4,umask=0xc
-fake_pmu uncore_cha_0 "${uncore_terms[@]}"
-fake_pmu cstate_core event=config1:0-7 c3-residency=event=0x1 c6-residency=event=0x2 \
-	c7-residency=event=0x3
-fake_pmu cstate_pkg event=config1:0-7 c2-residency=event=0x1 c3-residency=event=0x2 \
-	c6-residency=event=0x3 c7-residency=event=0x4
-mount --bind "$fake" "$devices" || skip "cannot bind a fake PMU directory"
+fake_pmus_init "$fake" && fake_pmus_metric_uncore "$fake" "$msr_type" ||
+	fail "cannot build the fake PMU directory"
+fake_pmus_mount "$fake" || skip "cannot bind a fake PMU directory"
 echo 0 >"$tmp/nmi_watchdog"
 watchdog=/proc/sys/kernel/nmi_watchdog
 [ -e $watchdog ] && { mount --bind "$tmp/nmi_watchdog" $watchdog || skip "cannot bind $watchdog"; }
 
 # cpu_format intel|amd: the fake cpu PMU's format terms, the kernel's moved to config1/config2
 cpu_format() {
-	local event=config1:0-7
-
-	[ "$1" = amd ] && event=config1:0-7,32-35
-	fake_pmu cpu event=$event umask=config1:8-15 edge=config1:18 inv=config1:23 \
-		cmask=config1:24-31 any=config1:21 offcore_rsp=config2:0-63 ldlat=config2:0-15 \
-		frontend=config2:0-23
+	fake_pmu_metric_cpu "$fake" "$msr_type" "$1"
 }
 
 # same_value NAME CSV DEFS [-a]: the metric's value from perf's counts against perf's value.

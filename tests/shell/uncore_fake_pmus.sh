@@ -17,10 +17,8 @@ require_root
 devices=/sys/bus/event_source/devices
 [ -r "$devices/msr/type" ] || skip "needs the msr PMU"
 [ "$(cat /sys/devices/system/cpu/online)" = 0-1 ] || skip "needs exactly CPUs 0-1 online"
-if [ -z "${BPERF_UNCORE_NS:-}" ]; then
-	unshare -m true 2>/dev/null || skip "needs unshare -m"
-	BPERF_UNCORE_NS=1 exec unshare -m bash "$0" "$@"
-fi
+. "$(dirname "$0")/../fake_pmus.sh"
+fake_pmus_enter_ns "$0" "$@"
 cd "$REPO_TOP" || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -28,10 +26,7 @@ trap 'rm -rf "$tmp"' EXIT
 SLEEP=$WORKLOADS/sleeper
 
 fake=$tmp/devices
-mkdir "$fake"
-for pmu in "$devices"/*; do
-	ln -s "$(readlink -f "$pmu")" "$fake/${pmu##*/}"
-done
+fake_pmus_init "$fake" || fail "cannot build the fake devices directory"
 for i in 0 1; do
 	u=$fake/uncore_imc_$i
 	mkdir -p "$u/format" "$u/events"
@@ -40,7 +35,7 @@ for i in 0 1; do
 	echo "event=0x00" >"$u/events/cas_count_read"
 	echo 0 >"$u/cpumask"
 done
-mount --bind "$fake" "$devices" || skip "cannot bind a fake PMU directory"
+fake_pmus_mount "$fake" || skip "cannot bind a fake PMU directory"
 
 human glob -a -e uncore_imc/cas_count_read/ -- "$SLEEP" 100
 human short_glob -a -e imc/cas_count_read/ -- "$SLEEP" 100

@@ -850,15 +850,15 @@ static void test_builtin_metrics(void)
 		for (k = 0; k < metric_table_size; k++)
 			if (metric_def_matches(&metric_table[k], expected[i].name) &&
 			    !strcmp(metric_table[k].name, expected[i].name))
-				m.def = &metric_table[k];
-		if (!CHECK_MSG(expected[i].name, m.def, "expected a built-in metric, got none"))
+				m.def = metric_table[k];
+		if (!CHECK_MSG(expected[i].name, m.def.name, "expected a built-in metric, got none"))
 			continue;
-		n = metric_expr_ids(m.def->expr, &m.ids);
+		n = metric_expr_ids(m.def.expr, &m.ids);
 		for (k = 0; k < n; k++)
 			evs[k] = k;
 		m.evs = evs;
-		m.scale = m.def->scale_unit ? 100 : 1;
-		if (CHECK_OK(expected[i].name, metric_instance_eval(&m, builtin_value, &m, &got)))
+		m.scale = m.def.scale_unit ? 100 : 1;
+		if (CHECK_OK(expected[i].name, metric_instance_eval(&m, NULL, builtin_value, &m, &got)))
 			CHECK_NEAR(expected[i].name, expected[i].expected, got,
 				   1e-9 * fmax(1.0, expected[i].expected));
 		metric_expr_ids_free(m.ids);

@@ -968,11 +968,11 @@ static void test_hardware_metrics(void)
 	f.res.wall_ns = 1e9;
 	expect_render("hardware metrics -A std", OUTPUT_STD, &f, LINES, gold_std_hw_A);
 
-	/* perf's extra metric lines in CSV start with one separator too many */
+	/* perf's extra metric lines in CSV: the CPU column, then empty count, unit, event fields */
 	expect_render("hardware metrics -A csv", OUTPUT_CSV, &f, LINES,
 		      "CPU0,4000000000,,cycles,1000,100.00,2.000,GHz\n"
 		      "CPU0,8000000000,,instructions,1000,100.00,2.00,insn per cycle\n"
-		      ",CPU0,,,,,,0.50,stalled cycles per insn\n"
+		      "CPU0,,,,,,0.50,stalled cycles per insn\n"
 		      "CPU0,4000000000,,stalled-cycles-frontend,1000,100.00,100.00,"
 		      "frontend cycles idle\n"
 		      "CPU0,2000000000,,instructions:u,1000,100.00,,\n"

@@ -1,0 +1,122 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# `bperf stat -M` end to end, side by side with perf 6.1, for the table metrics whose events are
+# all PMU@terms@ ids (msr@tsc@, cstate_core@c3\-residency@, cha_0@event\=0x0@, ...): those open
+# without the table's event aliases. In the fake-PMU namespace of json_metrics_vs_perf.sh, for
+# skylakex (PERF_CPUID=GenuineIntel-6-55-4) with -a: the output with numbers masked (event
+# lines, their order, names, the metric on its first event, perf's "grouped events cpus do not
+# match" warning) in the human, -x, and -j forms, and each metric's value recomputed from the
+# counts bperf printed (test_metric_expr value, as metric_expr_vs_perf.sh does). Then metrics
+# over the table's events (IPC, tma_backend_bound, TopdownL1: aliases of the fake cpu PMU) in
+# those forms and per CPU and per interval in CSV (a metric on a line of its own).
+. "$(dirname "$0")/../lib.sh"
+
+require_root
+[ -x "$PERF" ] || skip "needs $PERF"
+. "$(dirname "$0")/../fake_pmus.sh"
+fake_pmus_enter_ns "$0" "$@"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+devices=/sys/bus/event_source/devices
+[ -r $devices/msr/type ] || skip "needs the msr PMU"
+msr_type=$(cat $devices/msr/type)
+fake=$tmp/devices
+fake_pmus_init "$fake" && fake_pmus_metric_uncore "$fake" "$msr_type" ||
+	fail "cannot build the fake PMU directory"
+fake_pmus_mount "$fake" || skip "cannot bind a fake PMU directory"
+echo 0 >"$tmp/nmi_watchdog"
+watchdog=/proc/sys/kernel/nmi_watchdog
+[ -e $watchdog ] && { mount --bind "$tmp/nmi_watchdog" $watchdog || skip "cannot bind $watchdog"; }
+
+# cpu_format intel|amd: the fake cpu PMU's format terms, the kernel's moved to config1/config2
+cpu_format() {
+	# shellcheck disable=SC2086
+	fake_pmu_metric_cpu "$fake" "$msr_type" "$1" $topdown
+}
+# sapphirerapids' metrics use the cpu PMU's sysfs topdown events
+topdown=
+for t in retiring=0x80 bad-spec=0x81 fe-bound=0x82 be-bound=0x83 heavy-ops=0x84 \
+	br-mispredict=0x85 fetch-lat=0x86 mem-bound=0x87; do
+	topdown+=" topdown-${t%%=*}=event=0x00,umask=${t#*=}"
+done
+topdown+=" slots=event=0x00,umask=0x4"
+
+PLAN=$REPO_TOP/.output/tests/test_metric_plan
+EXPR=$REPO_TOP/.output/tests/test_metric_expr
+[ -x "$PLAN" ] && [ -x "$EXPR" ] || fail "unit tests not built: run make tests"
+id=GenuineIntel-6-55-4
+cpu_format intel
+failed=() names=()
+# the metrics whose strings hold only pmu/terms,metric-id=.../ events and tool events: an alias
+# event (NAME/metric-id=.../) needs the table's events
+for m in $(PERF_CPUID=$id "$PERF" list --raw-dump metrics); do
+	PERF_CPUID=$id "$PLAN" plan -a "$m" >"$tmp/plan" 2>&1 || continue
+	grep -q "^Parsing metric events" "$tmp/plan" && ! grep -q "/metric-id=" "$tmp/plan" &&
+		! grep -Eq "/[^=,/]*\.[^=,/]*," "$tmp/plan" &&
+		names+=("$m")
+done
+[ ${#names[@]} -gt 0 ] || fail "no $id metric without table events"
+mask() {
+	sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g' | grep -v '^ *$\|seconds time elapsed\|seconds user\|seconds sys'
+}
+for m in "${names[@]}"; do
+	for fmt in "" "-x," "-j"; do
+		# shellcheck disable=SC2086
+		PERF_CPUID=$id "$PERF" stat $fmt -a -M "$m" sleep 0.05 2>&1 >/dev/null | mask >"$tmp/p"
+		# shellcheck disable=SC2086
+		PERF_CPUID=$id "$BPERF" stat $fmt -a -M "$m" sleep 0.05 2>&1 >/dev/null | mask >"$tmp/b"
+		cmp -s "$tmp/p" "$tmp/b" || {
+			echo "== -M $m $fmt" >&2
+			diff "$tmp/p" "$tmp/b" | head -6 >&2
+			failed+=("$m:$fmt")
+		}
+	done
+	# the value: perf's definitions, bperf's counts, bperf's expression code: bperf's number
+	PERF_CPUID=$id "$PERF" stat -v -a -M "$m" true 2>&1 >/dev/null |
+		sed -n 's/^metric expr \(.*\) for \([^ ]*\)$/\2\t\1/p' >"$tmp/defs"
+	PERF_CPUID=$id "$BPERF" stat -x, -a -M "$m" sleep 0.05 2>"$tmp/csv" >/dev/null
+	awk -F, '/^[0-9]/ { n = $3; for (i = 4; i <= NF - 4; i++) n = n "," $i; print n "\t" $1 }' \
+		"$tmp/csv" >"$tmp/counts"
+	line=$(awk -F, '/^[0-9]/ && NF > 2 && $NF != ""' "$tmp/csv" | head -1)
+	unit=${line##*,} want=$(echo "$line" | awk -F, '{ print $(NF - 1) }')
+	got=$("$EXPR" value -a -c "$tmp/counts" "$m" <"$tmp/defs") || got=none
+	# neither has a value (an event without a count, a division by zero): the layout above
+	# already showed perf printing none either
+	if [ "$got" = none ] && ! grep -q "$m" <<<"$line"; then
+		continue
+	fi
+	fmt=%.2f scale=1
+	[ "$unit" = "$m" ] || fmt=%.1f
+	[ "${unit%%  *}" = % ] && scale=100
+	got=$(awk -v v="$got" -v s="$scale" -v f="$fmt" 'BEGIN { printf f, v * s }')
+	[ -n "$want" ] && [ "$got" = "$want" ] ||
+		{ echo "$m: bperf printed '$want' ($unit), its counts give $got" >&2; failed+=("$m:value"); }
+done
+# metrics over the table's events (aliases of the fake cpu PMU), one of them with a metric on
+# a line of its own (TopdownL1: tma_backend_bound), also per CPU and per interval in CSV
+alias_metrics=(IPC tma_backend_bound TopdownL1)
+for m in "${alias_metrics[@]}"; do
+	for fmt in "" "-x," "-j" "-x, -A" "-x, -I 40"; do
+		# the intervals' lines once each: their number depends on timing
+		uniq=cat
+		[ "${fmt#*-I}" = "$fmt" ] || uniq="sort -u"
+		# shellcheck disable=SC2086
+		PERF_CPUID=$id "$PERF" stat $fmt -a -M "$m" sleep 0.1 2>&1 >/dev/null | mask |
+			$uniq >"$tmp/p"
+		# shellcheck disable=SC2086
+		PERF_CPUID=$id "$BPERF" stat $fmt -a -M "$m" sleep 0.1 2>&1 >/dev/null | mask |
+			$uniq >"$tmp/b"
+		grep -Eq 'INST_RETIRED\.ANY|UOPS_ISSUED\.ANY' "$tmp/p" ||
+			fail "perf counts no table event for -M $m $fmt"
+		cmp -s "$tmp/p" "$tmp/b" || {
+			echo "== -M $m $fmt" >&2
+			diff "$tmp/p" "$tmp/b" | head -6 >&2
+			failed+=("$m:$fmt")
+		}
+	done
+done
+echo "${#names[@]} metrics compared: ${names[*]}; with table events: ${alias_metrics[*]}"
+[ ${#failed[@]} -eq 0 ] || fail "${#failed[@]} differ from perf: ${failed[*]}"
