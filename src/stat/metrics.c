@@ -15,6 +15,7 @@
 
 #include "../common.h"
 #include "metric_set.h"
+#include "topdown_metrics.h"
 
 /* The kinds of base values metrics divide by (perf's STAT_* shadow types). */
 enum metric_base {
@@ -32,6 +33,7 @@ enum metric_base {
 	BASE_ITLB,
 	BASE_SMI_NUM,
 	BASE_APERF,
+	BASE_TOPDOWN,		/* + enum topdown_kind: the topdown events, by name */
 };
 
 #define CONTEXT_CGROUP_SHIFT 8
@@ -80,10 +82,15 @@ static bool name_is(const struct evsel *evsel, const char *name)
 /* Same order of tests as perf's perf_stat__update_shadow_stats(). */
 static enum metric_base base_of(const struct evsel *evsel)
 {
+	enum topdown_kind td;
+
 	if (evsel->is_clock)
 		return BASE_NSECS;
 	if (is_hw(evsel, PERF_COUNT_HW_CPU_CYCLES))
 		return BASE_CYCLES;
+	td = topdown_kind_of(evsel->name);
+	if (td != TD_NONE)
+		return BASE_TOPDOWN + td;
 	if (is_hw(evsel, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND))
 		return BASE_STALLED_FRONT;
 	if (is_hw(evsel, PERF_COUNT_HW_STALLED_CYCLES_BACKEND))
@@ -247,6 +254,23 @@ static void smi_cost(struct metric_out *mo, const struct stat_result *res, int a
 	emit(mo, "%4.0f", "SMI#", smi);
 }
 
+/* perf's topdown metrics of an event of kind td; false when it has none here. */
+static bool topdown_lines(struct metric_out *mo, const struct stat_result *res, int aggr, int ctx,
+			  enum topdown_kind td)
+{
+	struct topdown_bases b = {
+		.level = res->topdown_level,
+		.no_recovery_bubbles = res->topdown_no_recovery_bubbles,
+	};
+	int k, n;
+
+	for (k = TD_NONE + 1; k < TD_NR; k++)
+		b.avg[k] = base_stat(res, aggr, BASE_TOPDOWN + k, ctx).avg;
+	n = topdown_metrics(td, &b, mo->lines + mo->nr, mo->max - mo->nr);
+	mo->nr += n;
+	return n > 0;
+}
+
 /*
  * A -b runs line: every other counted event's count for the same program, divided by its runs
  * (raw counts, so time events in ns), one metric per line. Per program values only exist as
@@ -340,6 +364,7 @@ int metrics_compute(const struct stat_result *res, int ev, int aggr, struct metr
 	int ctx = event_context(evsel);
 	double total, ratio = 0.0;
 	struct base_stat nsecs;
+	enum topdown_kind td = topdown_kind_of(evsel->name);
 
 	if (evsel->bpf_prog_stat == BPF_PROG_STAT_RUNS) {
 		per_run_averages(&mo, res, ev, aggr);
@@ -392,6 +417,8 @@ int metrics_compute(const struct stat_result *res, int ev, int aggr, struct metr
 			emit(&mo, "%8.3f", "CPUs utilized", avg / (res->wall_ns * evsel->scale));
 		else
 			emit(&mo, NULL, "CPUs utilized", 0);
+	} else if (td != TD_NONE && topdown_lines(&mo, res, aggr, ctx, td)) {
+		/* printed */
 	} else if ((nsecs = base_stat(res, aggr, BASE_NSECS, ctx)).n) {
 		/* events per second of counted CPU time, not of wall time */
 		const char *unit;

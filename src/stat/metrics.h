@@ -26,6 +26,11 @@ struct metric_line {
 	const char *unit;
 	/* The metric goes on a line of its own (perf's new_line callback). */
 	bool new_line;
+	/*
+	 * perf gives the value a colour (a threshold crossed). Without a terminal nothing is
+	 * coloured, but perf's --metric-only cell still widens by the escape codes' length.
+	 */
+	bool colored;
 };
 
 /*
