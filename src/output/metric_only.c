@@ -138,18 +138,18 @@ static void print_cell(const struct output_config *cfg, const char *unit, const 
 
 	switch (cfg->format) {
 	case OUTPUT_CSV:
+	case OUTPUT_JSON:
 		while (isspace((unsigned char)*value))
 			value++;
 		for (len = 0; len < sizeof(trimmed) - 1 &&
 		     (isdigit((unsigned char)value[len]) || value[len] == '.'); len++)
 			trimmed[len] = value[len];
 		trimmed[len] = '\0';
-		fprintf(cfg->out, "%s%s", trimmed, cfg->csv_sep);
-		break;
-	case OUTPUT_JSON:
-		while (isspace((unsigned char)*value))
-			value++;
-		fprintf(cfg->out, "{\"%s\" : \"%s\"}", *unit ? unit : "metric-value", value);
+		/* perf 6.1's JSON cells name no metric: the header (with -A) does */
+		if (cfg->format == OUTPUT_JSON)
+			fprintf(cfg->out, "{\"metric-value\" : \"%s\"}", trimmed);
+		else
+			fprintf(cfg->out, "%s%s", trimmed, cfg->csv_sep);
 		break;
 	default:
 		if ((int)strlen(unit) >= width)
