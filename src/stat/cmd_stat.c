@@ -751,6 +751,9 @@ int cmd_stat(int argc, const char **argv, const struct top_opts *top)
 			err = EXIT_FATAL;
 			goto out;
 		}
+		err = topdown_default_events_add(&r->opts);
+		if (err)
+			goto out;
 	}
 	err = detailed_events_add(&r->opts);
 	if (err)

@@ -2,6 +2,8 @@
 /* perf 6.1's --topdown: which topdown events the core PMU offers and the checks around them. */
 #include "topdown.h"
 
+#include <dirent.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +131,50 @@ static int add_slot_events(struct stat_options *o, const char *pmu, bool hybrid,
 	ret = add_topdown_string(o, str);
 	free(str);
 	return ret;
+}
+
+/* perf's topdown_sys_has_perf_metrics(): the core PMU (type PERF_TYPE_RAW) has slots. */
+static bool have_perf_metrics(void)
+{
+	bool found = false;
+	struct dirent *de;
+	char path[512], buf[32];
+	DIR *d = opendir(PMU_DEVICES);
+
+	while (d && !found && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), PMU_DEVICES "/%s/type", de->d_name);
+		if (read_text_file(path, buf, sizeof(buf)) < 0 || atoi(buf) != PERF_TYPE_RAW)
+			continue;
+		found = topdown_pmu_has_event(de->d_name, "slots");
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+int topdown_default_events_add(struct stat_options *o)
+{
+	bool hybrid = !access(PMU_DEVICES "/cpu_core", F_OK) ||
+		      !access(PMU_DEVICES "/cpu_atom", F_OK);
+	const char *pmu = !hybrid ? "cpu" : o->cputype_pmu ? o->cputype_pmu : "cpu_core";
+	int nr = TOPDOWN_L1_METRIC_EVENTS, i;
+	size_t len = 0;
+	char str[512];
+
+	if (!have_perf_metrics())
+		return 0;
+	if (topdown_pmu_has_event(pmu, TOPDOWN_L2_PROBE))
+		nr = 64;
+	/* every event, present or not; slots bare even on cpu_core, as perf writes them */
+	for (i = 0; topdown_metric_events[i] && i < nr; i++)
+		len += snprintf(str + len, sizeof(str) - len, "%s%s%s%s%s", i ? "," : "{",
+				i && !strcmp(pmu, "cpu_core") ? pmu : "",
+				i && !strcmp(pmu, "cpu_core") ? "/" : "", topdown_metric_events[i],
+				i && !strcmp(pmu, "cpu_core") ? "/" : "");
+	snprintf(str + len, sizeof(str) - len, "}");
+	return add_topdown_string(o, str);
 }
 
 int topdown_events_add(struct stat_options *o, bool cpu_target)

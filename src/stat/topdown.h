@@ -22,6 +22,12 @@
  */
 int topdown_events_add(struct stat_options *o, bool cpu_target);
 
+/*
+ * perf's x86 default events end with the topdown group where the core PMU has perf metrics
+ * ("slots"): {slots,topdown-retiring,...}, level 2's too where it has them. 0 or an exit code.
+ */
+int topdown_default_events_add(struct stat_options *o);
+
 /* Whether the PMU named pmu has the sysfs event named event (perf's pmu_have_event). */
 bool topdown_pmu_has_event(const char *pmu, const char *event);
 
