@@ -79,6 +79,13 @@ static bool name_is(const struct evsel *evsel, const char *name)
 	return evsel->name && !strcmp(evsel->name, name);
 }
 
+/* The topdown kind of an event, by its name and (as perf's evsel->pmu_name) its sysfs PMU. */
+static enum topdown_kind topdown_kind(const struct evsel *evsel)
+{
+	return topdown_kind_of(evsel->name, evsel->sysfs_pmu || evsel->hybrid ? evsel->pmu_name :
+										 NULL);
+}
+
 /* Same order of tests as perf's perf_stat__update_shadow_stats(). */
 static enum metric_base base_of(const struct evsel *evsel)
 {
@@ -88,7 +95,7 @@ static enum metric_base base_of(const struct evsel *evsel)
 		return BASE_NSECS;
 	if (is_hw(evsel, PERF_COUNT_HW_CPU_CYCLES))
 		return BASE_CYCLES;
-	td = topdown_kind_of(evsel->name);
+	td = topdown_kind(evsel);
 	if (td != TD_NONE)
 		return BASE_TOPDOWN + td;
 	if (is_hw(evsel, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND))
@@ -364,7 +371,7 @@ int metrics_compute(const struct stat_result *res, int ev, int aggr, struct metr
 	int ctx = event_context(evsel);
 	double total, ratio = 0.0;
 	struct base_stat nsecs;
-	enum topdown_kind td = topdown_kind_of(evsel->name);
+	enum topdown_kind td = topdown_kind(evsel);
 
 	if (evsel->bpf_prog_stat == BPF_PROG_STAT_RUNS) {
 		per_run_averages(&mo, res, ev, aggr);

@@ -28,12 +28,13 @@ static const char *const kind_names[TD_NR] = {
 
 #define PERCENT "%8.1f%%"
 
-enum topdown_kind topdown_kind_of(const char *name)
+enum topdown_kind topdown_kind_of(const char *name, const char *pmu)
 {
 	int k;
 
 	for (k = TD_NONE + 1; name && k < TD_NR; k++)
-		if (!strcmp(name, kind_names[k]))
+		if (!strcmp(name, kind_names[k]) ||
+		    (strstr(name, kind_names[k]) && pmu && strstr(name, pmu)))
 			return k;
 	return TD_NONE;
 }

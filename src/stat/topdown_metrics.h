@@ -30,8 +30,12 @@ enum topdown_kind {
 	TD_NR,
 };
 
-/* The kind of the event printed as name (TD_NONE for any other). */
-enum topdown_kind topdown_kind_of(const char *name);
+/*
+ * The kind of the event printed as name (TD_NONE for any other): the kind's name itself, or a
+ * name holding both it and the event's PMU (pmu: NULL for events not made from a sysfs PMU), as
+ * "cpu_core/topdown-retiring/".
+ */
+enum topdown_kind topdown_kind_of(const char *name, const char *pmu);
 
 /* What the metrics of one event divide: per kind, the mean of its events in the aggregate. */
 struct topdown_bases {

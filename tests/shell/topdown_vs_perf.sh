@@ -9,7 +9,9 @@
 # - icl: Icelake's slots and topdown-retiring, -bad-spec, -fe-bound, -be-bound (level 1);
 # - spr: Sapphire Rapids' level 2 too (topdown-heavy-ops, -br-mispredict, -fetch-lat,
 #   -mem-bound);
-# - none: a cpu PMU without topdown events.
+# - none: a cpu PMU without topdown events;
+# - adl: hybrid cpu_core (Sapphire Rapids' events) and cpu_atom (none): cpu_core's, with perf's
+#   warning (or --cputype's PMU).
 # The PMUs have the msr PMU's type and their format terms in config1, so every event counts TSC
 # ticks: opens succeed, and the metrics are real. perf's and bperf's outputs (stdout, stderr, exit
 # status) must be equal with numbers masked (a number and the blanks before it by their length,
@@ -41,10 +43,55 @@ watchdog=/proc/sys/kernel/nmi_watchdog
 
 . "$(dirname "$0")/../side_lib.sh"
 
+# core_pmu DIR TYPE MODEL [CPUS]: a core PMU with MODEL's topdown events (a hybrid one: CPUS)
+core_pmu() {
+	local dir=$1 type=$2 model=$3 e word=config1
+
+	mkdir -p "$dir/format" "$dir/events"
+	[ -n "${4:-}" ] && echo "$4" >"$dir/cpus"
+	if [ "$type" = msr ]; then
+		echo "$msr_type" >"$dir/type"
+	else
+		echo "$type" >"$dir/type"
+		word=config
+	fi
+	echo "$word:0-7" >"$dir/format/event"
+	echo "$word:8-15" >"$dir/format/umask"
+	echo "$word:18" >"$dir/format/edge"
+	echo "$word:21" >"$dir/format/any"
+	echo "$word:23" >"$dir/format/inv"
+	echo "$word:24-31" >"$dir/format/cmask"
+	e=$dir/events
+	case $model in
+	skl)
+		echo event=0x3c,umask=0x0,any=1 >"$e/topdown-total-slots"
+		echo 2 >"$e/topdown-total-slots.scale"
+		echo event=0xe,umask=0x1 >"$e/topdown-slots-issued"
+		echo event=0xc2,umask=0x2 >"$e/topdown-slots-retired"
+		echo event=0x9c,umask=0x1 >"$e/topdown-fetch-bubbles"
+		echo event=0xd,umask=0x3,cmask=1,any=1 >"$e/topdown-recovery-bubbles"
+		echo 2 >"$e/topdown-recovery-bubbles.scale"
+		;;
+	icl | spr)
+		echo event=0x00,umask=0x4 >"$e/slots"
+		echo event=0x00,umask=0x80 >"$e/topdown-retiring"
+		echo event=0x00,umask=0x81 >"$e/topdown-bad-spec"
+		echo event=0x00,umask=0x82 >"$e/topdown-fe-bound"
+		echo event=0x00,umask=0x83 >"$e/topdown-be-bound"
+		;;
+	esac
+	if [ "$model" = spr ]; then
+		echo event=0x00,umask=0x84 >"$e/topdown-heavy-ops"
+		echo event=0x00,umask=0x85 >"$e/topdown-br-mispredict"
+		echo event=0x00,umask=0x86 >"$e/topdown-fetch-lat"
+		echo event=0x00,umask=0x87 >"$e/topdown-mem-bound"
+	fi
+}
+
 # fake_cpu MODEL TYPE WATCHDOG: the devices directory with a fake cpu PMU of TYPE ("msr" for the
 # msr PMU's, or a number) and MODEL's topdown events; nmi_watchdog reads WATCHDOG.
 fake_cpu() {
-	local model=$1 type=$2 dir=$tmp/devices-$1-$2 e pmu word=config1
+	local model=$1 type=$2 dir=$tmp/devices-$1-$2 pmu
 
 	umount $devices 2>/dev/null
 	umount $watchdog 2>/dev/null
@@ -55,43 +102,12 @@ fake_cpu() {
 		for pmu in "${real_pmus[@]}"; do
 			ln -s "$(readlink -f "$devices/$pmu")" "$dir/$pmu"
 		done
-		mkdir -p "$dir/cpu/format" "$dir/cpu/events"
-		if [ "$type" = msr ]; then
-			echo "$msr_type" >"$dir/cpu/type"
+		if [ "$model" = adl ]; then
+			# hybrid: the P-cores' PMU has Sapphire Rapids' events, the E-cores' none
+			core_pmu "$dir/cpu_core" "$type" spr 0
+			core_pmu "$dir/cpu_atom" "$type" none 1
 		else
-			echo "$type" >"$dir/cpu/type"
-			word=config
-		fi
-		echo "$word:0-7" >"$dir/cpu/format/event"
-		echo "$word:8-15" >"$dir/cpu/format/umask"
-		echo "$word:18" >"$dir/cpu/format/edge"
-		echo "$word:21" >"$dir/cpu/format/any"
-		echo "$word:23" >"$dir/cpu/format/inv"
-		echo "$word:24-31" >"$dir/cpu/format/cmask"
-		e=$dir/cpu/events
-		case $model in
-		skl)
-			echo event=0x3c,umask=0x0,any=1 >"$e/topdown-total-slots"
-			echo 2 >"$e/topdown-total-slots.scale"
-			echo event=0xe,umask=0x1 >"$e/topdown-slots-issued"
-			echo event=0xc2,umask=0x2 >"$e/topdown-slots-retired"
-			echo event=0x9c,umask=0x1 >"$e/topdown-fetch-bubbles"
-			echo event=0xd,umask=0x3,cmask=1,any=1 >"$e/topdown-recovery-bubbles"
-			echo 2 >"$e/topdown-recovery-bubbles.scale"
-			;;
-		icl | spr)
-			echo event=0x00,umask=0x4 >"$e/slots"
-			echo event=0x00,umask=0x80 >"$e/topdown-retiring"
-			echo event=0x00,umask=0x81 >"$e/topdown-bad-spec"
-			echo event=0x00,umask=0x82 >"$e/topdown-fe-bound"
-			echo event=0x00,umask=0x83 >"$e/topdown-be-bound"
-			;;
-		esac
-		if [ "$model" = spr ]; then
-			echo event=0x00,umask=0x84 >"$e/topdown-heavy-ops"
-			echo event=0x00,umask=0x85 >"$e/topdown-br-mispredict"
-			echo event=0x00,umask=0x86 >"$e/topdown-fetch-lat"
-			echo event=0x00,umask=0x87 >"$e/topdown-mem-bound"
+			core_pmu "$dir/cpu" "$type" "$model"
 		fi
 	fi
 	mount --bind "$dir" $devices || fail "cannot bind the fake devices"
@@ -151,10 +167,13 @@ metric_values() {
 	/^S[0-9]+-D[0-9]+-C[0-9]+,/ { a = $1; o = 2 }
 	$(1 + o) ~ /^[0-9]/ {
 		aggs[a] = 1
-		c[a, $(3 + o)] = $(1 + o)
+		ev = $(3 + o)		# "cpu_core/topdown-retiring/" is topdown-retiring
+		sub(/^[a-z_]+\//, "", ev)
+		sub(/\/$/, "", ev)
+		c[a, ev] = $(1 + o)
 		for (i = 6 + o; i + 1 <= NF; i += 2)
 			if ($i != "")
-				m[a, $(3 + o), $(i + 1)] = $i
+				m[a, ev, $(i + 1)] = $i
 	}
 	function near(ev, unit, want) {
 		if (!((a, ev, unit) in m))
@@ -273,6 +292,21 @@ for model in skl icl spr none; do
 	check "$model default events" same std true
 	check "$model -e topdown reversed" same_attrs 1 -e "{${events#*,},${events%%,*}}" true
 done
+
+# events named with their PMU are topdown events too
+fake_cpu icl msr 0
+check "icl pmu/event/" same std -a -e cpu/slots/,cpu/topdown-retiring/,cpu/topdown-bad-spec/ \
+	-e topdown-fe-bound,cpu/topdown-be-bound/ true
+check "icl pmu/event/ values" both_values -a -e cpu/topdown-retiring/,cpu/topdown-bad-spec/ \
+	-e cpu/topdown-fe-bound/,cpu/topdown-be-bound/ true
+
+# hybrid: cpu_core's events, with perf's warning
+fake_cpu adl msr 0
+check "adl topdown" same std --topdown -a true
+check "adl topdown no-metric-only" same std --topdown -a --no-metric-only true
+check "adl topdown cputype" same std --topdown --cputype core -a true
+check "adl attrs" same_attrs 9 --topdown -a true
+check "adl values" both_values --topdown -a true
 
 # a watchdog holds a counter: the older events go ungrouped, with perf's warning
 fake_cpu skl msr 1
