@@ -15,8 +15,10 @@
 #include "../stat/metric_set.h"
 
 #define METRIC_ONLY_LEN 20
-/* perf's red or green and its reset, "\033[31m" and "\033[m", counted in a coloured cell */
-#define COLOR_CODES_LEN 8
+/* what perf counts in a cell's width for its colour: "" or "\033[31m" (5), then "\033[m" */
+static const int color_len[] = {
+	[METRIC_NO_COLOR] = 0, [METRIC_COLOR_NORMAL] = 3, [METRIC_COLORED] = 8,
+};
 
 /* perf's aggr_header_lens: the std header's indent before the units */
 static const int aggr_header_len[] = {
@@ -130,7 +132,7 @@ static void print_units(const struct output_config *cfg, const struct stat_resul
 
 /* The value as perf's CSV keeps it: blanks dropped, cut after the digits and dots. */
 static void print_cell(const struct output_config *cfg, const char *unit, const char *value,
-		       bool colored)
+		       enum metric_color color)
 {
 	int width = METRIC_ONLY_LEN;
 	char trimmed[64];
@@ -152,10 +154,9 @@ static void print_cell(const struct output_config *cfg, const char *unit, const 
 			fprintf(cfg->out, "%s%s", trimmed, cfg->csv_sep);
 		break;
 	default:
-		if ((int)strlen(unit) >= width)
+		if ((int)strlen(unit) > width)
 			width = (int)strlen(unit) + 1;
-		if (colored)
-			width += COLOR_CODES_LEN;
+		width += color_len[color];
 		fprintf(cfg->out, "%*s ", width, value);
 		break;
 	}
@@ -216,7 +217,7 @@ static void print_row(const struct output_config *cfg, const struct stat_result 
 	for (ev = 0; ev < res->evlist->nr; ev++) {
 		n = event_metrics(res, ev, aggr, m);
 		if (n < 0) {
-			print_cell(cfg, "", "", false);
+			print_cell(cfg, "", "", METRIC_NO_COLOR);
 			continue;
 		}
 		for (i = 0; i < n; i++) {
@@ -226,7 +227,7 @@ static void print_row(const struct output_config *cfg, const struct stat_result 
 			value[0] = '\0';
 			if (m[i].format)
 				snprintf(value, sizeof(value), m[i].format, m[i].value);
-			print_cell(cfg, unit, value, m[i].colored);
+			print_cell(cfg, unit, value, m[i].color);
 		}
 	}
 	fputc('\n', cfg->out);

@@ -196,6 +196,22 @@ static void emit(struct metric_out *mo, const char *format, const char *unit, do
 	mo->pending_new_line = false;
 }
 
+/* perf's get_ratio_color() kinds: a ratio above the lowest threshold gets a colour */
+enum ratio_kind { RATIO_STALLED_FRONT, RATIO_STALLED_BACK, RATIO_CACHE_MISSES };
+
+/* the last metric's colour: perf's "" below the lowest threshold, a colour above */
+static void ratio_color(struct metric_out *mo, enum ratio_kind kind, double ratio)
+{
+	static const double lowest[] = {
+		[RATIO_STALLED_FRONT] = 10.0, [RATIO_STALLED_BACK] = 20.0,
+		[RATIO_CACHE_MISSES] = 5.0,
+	};
+
+	if (mo->nr)
+		mo->lines[mo->nr - 1].color = ratio > lowest[kind] ? METRIC_COLORED :
+								     METRIC_COLOR_NORMAL;
+}
+
 /* value / base * 100 as "%7.2f%%", or the empty metric when no base event exists */
 static void miss_ratio(struct metric_out *mo, const struct stat_result *res, int aggr, int ctx,
 		       enum metric_base kind, double avg, const char *unit)
@@ -210,6 +226,7 @@ static void miss_ratio(struct metric_out *mo, const struct stat_result *res, int
 	if (base.avg)
 		ratio = avg / base.avg * 100.0;
 	emit(mo, "%7.2f%%", unit, ratio);
+	ratio_color(mo, RATIO_CACHE_MISSES, ratio);
 }
 
 static void insn_per_cycle(struct metric_out *mo, const struct stat_result *res, int aggr,
@@ -258,6 +275,8 @@ static void smi_cost(struct metric_out *mo, const struct stat_result *res, int a
 	if (smi)
 		cost = (aperf - cycles) / aperf * 100.0;
 	emit(mo, "%8.1f%%", "SMI cycles%", cost);
+	if (cost > 10)
+		mo->lines[mo->nr - 1].color = METRIC_COLORED;
 	emit(mo, "%4.0f", "SMI#", smi);
 }
 
@@ -404,15 +423,18 @@ int metrics_compute(const struct stat_result *res, int ev, int aggr, struct metr
 		total = base_stat(res, aggr, BASE_CYCLES, ctx).avg;
 		if (total)
 			ratio = avg / total * 100.0;
-		if (ratio)
+		if (ratio) {
 			emit(&mo, "%7.2f%%", "frontend cycles idle", ratio);
-		else
+			ratio_color(&mo, RATIO_STALLED_FRONT, ratio);
+		} else {
 			emit(&mo, NULL, "frontend cycles idle", 0);
+		}
 	} else if (is_hw(evsel, PERF_COUNT_HW_STALLED_CYCLES_BACKEND)) {
 		total = base_stat(res, aggr, BASE_CYCLES, ctx).avg;
 		if (total)
 			ratio = avg / total * 100.0;
 		emit(&mo, "%7.2f%%", "backend cycles idle", ratio);
+		ratio_color(&mo, RATIO_STALLED_BACK, ratio);
 	} else if (is_hw(evsel, PERF_COUNT_HW_CPU_CYCLES)) {
 		total = base_stat(res, aggr, BASE_NSECS, ctx).avg;
 		if (total)

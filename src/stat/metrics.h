@@ -14,6 +14,12 @@
 /* perf never emits more than two metrics for one counter line; a -b runs line, one per event. */
 #define METRICS_MAX 16
 
+enum metric_color {
+	METRIC_NO_COLOR,	/* perf passes no colour */
+	METRIC_COLOR_NORMAL,	/* perf's "" colour (a ratio below its thresholds): the reset only */
+	METRIC_COLORED,		/* red, green, magenta or yellow, and the reset */
+};
+
 struct metric_line {
 	double value;
 	/*
@@ -27,10 +33,10 @@ struct metric_line {
 	/* The metric goes on a line of its own (perf's new_line callback). */
 	bool new_line;
 	/*
-	 * perf gives the value a colour (a threshold crossed). Without a terminal nothing is
-	 * coloured, but perf's --metric-only cell still widens by the escape codes' length.
+	 * The colour perf gives the value. Without a terminal nothing is coloured, but perf's
+	 * --metric-only cell still widens by the escape codes' length.
 	 */
-	bool colored;
+	enum metric_color color;
 };
 
 /*

@@ -45,12 +45,15 @@ struct td_out {
 	int nr;
 };
 
+/* colored: the value is above perf's threshold for it (perf colours it then, else passes none) */
 static void emit(struct td_out *o, const char *format, const char *unit, double value,
 		 bool colored)
 {
 	if (o->nr < o->max)
-		o->lines[o->nr++] = (struct metric_line){ .value = value, .format = format,
-							  .unit = unit, .colored = colored };
+		o->lines[o->nr++] = (struct metric_line){
+			.value = value, .format = format, .unit = unit,
+			.color = colored ? METRIC_COLORED : METRIC_NO_COLOR,
+		};
 }
 
 /* perf rounds small negative shares, from counters read at slightly different times, to 0 */
