@@ -235,7 +235,7 @@ both_values() {
 	metric_values "$BPERF" "$@"
 }
 
-W="sleep 1"	# a workload outliving two 100 ms intervals
+W=(sleep 1)	# a workload outliving two 100 ms intervals
 for model in skl icl spr none; do
 	fake_cpu $model msr 0
 	check "$model topdown -a" same std --topdown -a true
@@ -253,18 +253,18 @@ for model in skl icl spr none; do
 	check "$model td-level 1 no-metric-only" same std --topdown --td-level 1 -a \
 		--no-metric-only true
 	check "$model topdown -e" same std --topdown -a -e task-clock true
-	check "$model topdown -I" same std --topdown -a -I 100 --interval-count 2 $W
+	check "$model topdown -I" same std --topdown -a -I 100 --interval-count 2 "${W[@]}"
 	check "$model topdown -I no-metric-only" same std --topdown -a -I 100 \
-		--interval-count 1 --no-metric-only $W
+		--interval-count 1 --no-metric-only "${W[@]}"
 	# (perf writes its -o header before it refuses --topdown, bperf opens -o later)
 	[ $model != none ] && check "$model topdown -o" same std --topdown -a --no-metric-only -o /dev/stdout true
 	check "$model topdown -x" same csv --topdown -a -x, true
 	check "$model topdown -x -A" same csv --topdown -a -x, -A true
 	check "$model topdown -x no-metric-only" same csv --topdown -a -x, --no-metric-only true
-	check "$model topdown -x -I" same csv --topdown -a -x, -I 100 --interval-count 2 $W
+	check "$model topdown -x -I" same csv --topdown -a -x, -I 100 --interval-count 2 "${W[@]}"
 	check "$model topdown -j" same json --topdown -a -j true
 	check "$model topdown -j no-metric-only" same json --topdown -a -j --no-metric-only true
-	check "$model topdown -j -I" same json --topdown -a -j -I 100 --interval-count 2 $W
+	check "$model topdown -j -I" same json --topdown -a -j -I 100 --interval-count 2 "${W[@]}"
 	check "$model smi-cost first" same std --smi-cost --topdown -a true
 	check "$model attrs" same_attrs 0 --topdown -a true
 	case $model in
