@@ -9,6 +9,7 @@
 # - icl: Icelake's slots and topdown-retiring, -bad-spec, -fe-bound, -be-bound (level 1);
 # - spr: Sapphire Rapids' level 2 too (topdown-heavy-ops, -br-mispredict, -fetch-lat,
 #   -mem-bound);
+# - slm: Silvermont's older events without topdown-recovery-bubbles;
 # - none: a cpu PMU without topdown events;
 # - adl: hybrid cpu_core (Sapphire Rapids' events) and cpu_atom (none): cpu_core's, with perf's
 #   warning (or --cputype's PMU).
@@ -71,6 +72,14 @@ core_pmu() {
 		echo event=0x9c,umask=0x1 >"$e/topdown-fetch-bubbles"
 		echo event=0xd,umask=0x3,cmask=1,any=1 >"$e/topdown-recovery-bubbles"
 		echo 2 >"$e/topdown-recovery-bubbles.scale"
+		;;
+	slm)
+		echo event=0x3c >"$e/topdown-total-slots"
+		echo 2 >"$e/topdown-total-slots.scale"
+		echo event=0xca,umask=0x50 >"$e/topdown-fetch-bubbles"
+		echo 2 >"$e/topdown-fetch-bubbles.scale"
+		echo event=0xc2,umask=0x10 >"$e/topdown-slots-issued"
+		echo event=0xc2,umask=0x10 >"$e/topdown-slots-retired"
 		;;
 	icl | spr)
 		echo event=0x00,umask=0x4 >"$e/slots"
@@ -202,6 +211,7 @@ metric_values() {
 					       v("topdown-fetch-bubbles")) / t
 				if (be < 0 && be >= -0.02) be = 0
 				near("topdown-slots-issued", "backend bound", 100 * be)
+				near("topdown-slots-issued", "backend bound/bad spec", 100 * be)
 			}
 			s = v("topdown-retiring") + v("topdown-bad-spec") + v("topdown-fe-bound") + \
 			    v("topdown-be-bound")
@@ -292,6 +302,14 @@ for model in skl icl spr none; do
 	check "$model default events" same std true
 	check "$model -e topdown reversed" same_attrs 1 -e "{${events#*,},${events%%,*}}" true
 done
+
+# Silvermont: no topdown-recovery-bubbles, so perf's backend bound says "backend bound/bad spec"
+fake_cpu slm msr 0
+check "slm topdown" same std --topdown -a true
+check "slm topdown no-metric-only" same std --topdown -a --no-metric-only true
+check "slm topdown -x" same csv --topdown -a -x, true
+check "slm attrs" same_attrs 4 --topdown -a true
+check "slm values" both_values --topdown -a true
 
 # events named with their PMU are topdown events too
 fake_cpu icl msr 0
