@@ -429,6 +429,61 @@ static int parse_event(struct parser *p)
 	return 0;
 }
 
+/* x86's perf metrics: the core PMU (type PERF_TYPE_RAW), among those loaded, has "slots". */
+static bool have_perf_metrics(const struct parse_state *st)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	for (int i = 0; i < st->pmus->nr; i++) {
+		const struct pmu *pmu = st->pmus->list[i];
+
+		if (pmu->type != PERF_TYPE_RAW)
+			continue;
+		for (int j = 0; j < pmu->nr_aliases; j++)
+			if (!strcmp(pmu->aliases[j].name, "slots"))
+				return true;
+	}
+#endif
+	return false;
+}
+
+/*
+ * perf's x86 group leader: where the core PMU has perf metrics, a group with a slots event and a
+ * topdown event of the cpu PMUs is led by the (first) slots event, moved to the group's front:
+ * the kernel only reads topdown metrics through a slots leader.
+ */
+static void topdown_slots_first(struct parse_state *st, int start)
+{
+	int slots = -1, i;
+	bool topdown = false;
+	struct evsel moved;
+
+	if (!have_perf_metrics(st))
+		return;
+	for (i = start; i < st->nr; i++) {
+		const struct evsel *e = &st->evsels[i];
+
+		if (!e->pmu_name || strncmp(e->pmu_name, "cpu", 3) || !e->name)
+			continue;
+		if (strcasestr(e->name, "slots")) {
+			slots = i;
+			if (slots == start)
+				return;
+		}
+		if (strcasestr(e->name, "topdown"))
+			topdown = true;
+		if (slots >= 0 && topdown)
+			break;
+	}
+	if (slots < 0 || !topdown)
+		return;
+	moved = st->evsels[slots];
+	memmove(&st->evsels[start + 1], &st->evsels[start],
+		(slots - start) * sizeof(st->evsels[0]));
+	st->evsels[start] = moved;
+	for (i = start; i <= slots; i++)
+		st->evsels[i].idx = st->base_idx + i;
+}
+
 static void set_leader(struct parse_state *st, int start, const char *group_name)
 {
 	struct evsel *leader;
@@ -438,6 +493,7 @@ static void set_leader(struct parse_state *st, int start, const char *group_name
 		fprintf(stderr, "WARNING: failed to set leader: empty list");
 		return;
 	}
+	topdown_slots_first(st, start);
 	leader = &st->evsels[start];
 	for (int i = start; i < st->nr; i++) {
 		st->evsels[i].leader_idx = leader->idx;

@@ -12,8 +12,13 @@
 
 #include "metric_only.h"
 #include "printer.h"
+#include "../stat/metric_set.h"
 
 #define METRIC_ONLY_LEN 20
+/* what perf counts in a cell's width for its colour: "" or "\033[31m" (5), then "\033[m" */
+static const int color_len[] = {
+	[METRIC_NO_COLOR] = 0, [METRIC_COLOR_NORMAL] = 3, [METRIC_COLORED] = 8,
+};
 
 /* perf's aggr_header_lens: the std header's indent before the units */
 static const int aggr_header_len[] = {
@@ -62,14 +67,15 @@ static int event_metrics(const struct stat_result *res, int ev, int aggr, struct
 /*
  * The metrics a header names. With -A perf names every event's metrics, counted or not (its
  * header is worked out on the first CPU with a zero count, so rates are plain "/sec");
- * otherwise only those of the first aggregate's counted events.
+ * otherwise only those of the first aggregate's counted events that -M metrics count: others
+ * (--topdown's, -e's) have metric values in the rows and none in the header.
  */
 static int header_metrics(const struct stat_result *res, int ev, struct metric_line *m)
 {
 	int i, n;
 
 	if (res->aggr_mode != AGGR_NONE)
-		return event_metrics(res, ev, 0, m);
+		return metric_set_counts_event(res->metric_set, ev) ? event_metrics(res, ev, 0, m) : 0;
 	n = metrics_compute(res, ev, 0, m, METRICS_MAX);
 	for (i = 0; i < n; i++)
 		if (m[i].unit && strstr(m[i].unit, "/sec"))
@@ -125,7 +131,8 @@ static void print_units(const struct output_config *cfg, const struct stat_resul
 }
 
 /* The value as perf's CSV keeps it: blanks dropped, cut after the digits and dots. */
-static void print_cell(const struct output_config *cfg, const char *unit, const char *value)
+static void print_cell(const struct output_config *cfg, const char *unit, const char *value,
+		       enum metric_color color)
 {
 	int width = METRIC_ONLY_LEN;
 	char trimmed[64];
@@ -133,22 +140,23 @@ static void print_cell(const struct output_config *cfg, const char *unit, const 
 
 	switch (cfg->format) {
 	case OUTPUT_CSV:
+	case OUTPUT_JSON:
 		while (isspace((unsigned char)*value))
 			value++;
 		for (len = 0; len < sizeof(trimmed) - 1 &&
 		     (isdigit((unsigned char)value[len]) || value[len] == '.'); len++)
 			trimmed[len] = value[len];
 		trimmed[len] = '\0';
-		fprintf(cfg->out, "%s%s", trimmed, cfg->csv_sep);
-		break;
-	case OUTPUT_JSON:
-		while (isspace((unsigned char)*value))
-			value++;
-		fprintf(cfg->out, "{\"%s\" : \"%s\"}", *unit ? unit : "metric-value", value);
+		/* perf 6.1's JSON cells name no metric: the header (with -A) does */
+		if (cfg->format == OUTPUT_JSON)
+			fprintf(cfg->out, "{\"metric-value\" : \"%s\"}", trimmed);
+		else
+			fprintf(cfg->out, "%s%s", trimmed, cfg->csv_sep);
 		break;
 	default:
-		if ((int)strlen(unit) >= width)
+		if ((int)strlen(unit) > width)
 			width = (int)strlen(unit) + 1;
+		width += color_len[color];
 		fprintf(cfg->out, "%*s ", width, value);
 		break;
 	}
@@ -209,7 +217,7 @@ static void print_row(const struct output_config *cfg, const struct stat_result 
 	for (ev = 0; ev < res->evlist->nr; ev++) {
 		n = event_metrics(res, ev, aggr, m);
 		if (n < 0) {
-			print_cell(cfg, "", "");
+			print_cell(cfg, "", "", METRIC_NO_COLOR);
 			continue;
 		}
 		for (i = 0; i < n; i++) {
@@ -219,7 +227,7 @@ static void print_row(const struct output_config *cfg, const struct stat_result 
 			value[0] = '\0';
 			if (m[i].format)
 				snprintf(value, sizeof(value), m[i].format, m[i].value);
-			print_cell(cfg, unit, value);
+			print_cell(cfg, unit, value, m[i].color);
 		}
 	}
 	fputc('\n', cfg->out);

@@ -33,6 +33,7 @@
 #include "session.h"
 #include "stat_record.h"
 #include "stat_report.h"
+#include "topdown.h"
 #include "topology.h"
 #include "workload.h"
 
@@ -107,6 +108,9 @@ static int open_output(struct stat_run *r)
 		return 0;
 	}
 	r->out.out = f;
+	if (o->topdown_accuracy_note)
+		fputs("Topdown accuracy may decrease when measuring long periods.\n"
+		      "Please print the result regularly, e.g. -I1000\n", f);
 	r->out.format = o->json ? OUTPUT_JSON : o->csv_sep ? OUTPUT_CSV : OUTPUT_STD;
 	r->out.csv_sep = o->csv_sep ? o->csv_sep : " ";
 	r->out.big_num = o->big_num && !o->csv_sep;
@@ -142,6 +146,9 @@ static void fill_result(struct stat_run *r, struct stat_result *res,
 				    r->session.target.system_wide;
 	res->nr_progs = r->bpf_progs.nr;
 	res->metric_set = &r->opts.metric_set;
+	res->topdown_level = r->opts.td_level;
+	res->topdown_no_recovery_bubbles = !topdown_pmu_has_event("cpu",
+								  "topdown-recovery-bubbles");
 }
 
 /* -b: the counts per program, the counters' thread dimension (tool events sit in the first). */
@@ -744,6 +751,9 @@ int cmd_stat(int argc, const char **argv, const struct top_opts *top)
 			err = EXIT_FATAL;
 			goto out;
 		}
+		err = topdown_default_events_add(&r->opts);
+		if (err)
+			goto out;
 	}
 	err = detailed_events_add(&r->opts);
 	if (err)

@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include "../common.h"
+#include "topdown.h"
 
 #define FREEZE_ON_SMI "/sys/devices/cpu/freeze_on_smi"
-#define TOPDOWN_MAX_LEVEL 1	/* 2 needs topdown-heavy-ops, which bperf has no metric for */
 
 /* -T: the full set needs cycles-ct and el-start, else the limited one (as perf picks) */
 static const char transaction_events[] =
@@ -91,21 +91,6 @@ static int add_smi_cost_events(struct stat_options *o)
 	return 0;
 }
 
-static int check_topdown(struct stat_options *o, bool cpu_target)
-{
-	if (o->td_level > TOPDOWN_MAX_LEVEL) {
-		pr_err("Invalid top-down metrics level. The max level is %u.", TOPDOWN_MAX_LEVEL);
-		return EXIT_EINVAL;
-	}
-	if (!cpu_target) {
-		pr_err("top down event configuration requires system-wide mode (-a)");
-		return EXIT_EINVAL;
-	}
-	/* bperf computes no top-down metrics: every machine is one without them */
-	pr_err("System does not support topdown");
-	return EXIT_EINVAL;
-}
-
 int metric_events_add(struct stat_options *o, bool cpu_target)
 {
 	/* perf reports an unknown metric and counts on without it */
@@ -118,14 +103,18 @@ int metric_events_add(struct stat_options *o, bool cpu_target)
 		return 0;
 	if (o->transaction)
 		return add_transaction_events(o);
-	if (o->smi_cost) {
-		int err = add_smi_cost_events(o);
+	/* as perf, --smi-cost leaves --topdown out */
+	if (o->smi_cost)
+		return add_smi_cost_events(o);
+	if (o->topdown) {
+		int err = topdown_events_add(o, cpu_target);
 
 		if (err)
 			return err;
 	}
-	if (o->topdown)
-		return check_topdown(o, cpu_target);
+	/* the level topdown metrics print at, --topdown or not */
+	if (!o->td_level)
+		o->td_level = TOPDOWN_MAX_LEVEL;
 	return 0;
 }
 

@@ -341,6 +341,17 @@ int metric_instance_eval(const struct metric_instance *m, const struct metric_se
 	return err;
 }
 
+bool metric_set_counts_event(const struct metric_set *set, int ev)
+{
+	int i, j;
+
+	for (i = 0; set && i < set->nr; i++)
+		for (j = 0; set->metrics[i].ids[j]; j++)
+			if (set->metrics[i].evs[j] == ev)
+				return true;
+	return false;
+}
+
 void metric_set_free(struct metric_set *set)
 {
 	for (int i = 0; i < set->nr; i++) {

@@ -51,6 +51,9 @@ int metric_set_add(struct metric_set *set, const char *list, struct evlist *evli
 int metric_instance_eval(const struct metric_instance *m, const struct metric_set *set,
 			 int (*value)(void *ctx, int ev, double *v), void *ctx, double *out);
 
+/* Whether a metric of set (NULL: none) counts evlist entry ev (perf's "metric leader"). */
+bool metric_set_counts_event(const struct metric_set *set, int ev);
+
 /* perf's ScaleUnit split, in the C locale whatever LC_NUMERIC says: "9.765625e-4KB". */
 void metric_scale_unit(const char *scale_unit, double *scale, const char **unit);
 

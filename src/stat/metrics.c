@@ -15,6 +15,7 @@
 
 #include "../common.h"
 #include "metric_set.h"
+#include "topdown_metrics.h"
 
 /* The kinds of base values metrics divide by (perf's STAT_* shadow types). */
 enum metric_base {
@@ -32,6 +33,7 @@ enum metric_base {
 	BASE_ITLB,
 	BASE_SMI_NUM,
 	BASE_APERF,
+	BASE_TOPDOWN,		/* + enum topdown_kind: the topdown events, by name */
 };
 
 #define CONTEXT_CGROUP_SHIFT 8
@@ -77,13 +79,25 @@ static bool name_is(const struct evsel *evsel, const char *name)
 	return evsel->name && !strcmp(evsel->name, name);
 }
 
+/* The topdown kind of an event, by its name and (as perf's evsel->pmu_name) its sysfs PMU. */
+static enum topdown_kind topdown_kind(const struct evsel *evsel)
+{
+	return topdown_kind_of(evsel->name, evsel->sysfs_pmu || evsel->hybrid ? evsel->pmu_name :
+										 NULL);
+}
+
 /* Same order of tests as perf's perf_stat__update_shadow_stats(). */
 static enum metric_base base_of(const struct evsel *evsel)
 {
+	enum topdown_kind td;
+
 	if (evsel->is_clock)
 		return BASE_NSECS;
 	if (is_hw(evsel, PERF_COUNT_HW_CPU_CYCLES))
 		return BASE_CYCLES;
+	td = topdown_kind(evsel);
+	if (td != TD_NONE)
+		return BASE_TOPDOWN + td;
 	if (is_hw(evsel, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND))
 		return BASE_STALLED_FRONT;
 	if (is_hw(evsel, PERF_COUNT_HW_STALLED_CYCLES_BACKEND))
@@ -182,6 +196,22 @@ static void emit(struct metric_out *mo, const char *format, const char *unit, do
 	mo->pending_new_line = false;
 }
 
+/* perf's get_ratio_color() kinds: a ratio above the lowest threshold gets a colour */
+enum ratio_kind { RATIO_STALLED_FRONT, RATIO_STALLED_BACK, RATIO_CACHE_MISSES };
+
+/* the last metric's colour: perf's "" below the lowest threshold, a colour above */
+static void ratio_color(struct metric_out *mo, enum ratio_kind kind, double ratio)
+{
+	static const double lowest[] = {
+		[RATIO_STALLED_FRONT] = 10.0, [RATIO_STALLED_BACK] = 20.0,
+		[RATIO_CACHE_MISSES] = 5.0,
+	};
+
+	if (mo->nr)
+		mo->lines[mo->nr - 1].color = ratio > lowest[kind] ? METRIC_COLORED :
+								     METRIC_COLOR_NORMAL;
+}
+
 /* value / base * 100 as "%7.2f%%", or the empty metric when no base event exists */
 static void miss_ratio(struct metric_out *mo, const struct stat_result *res, int aggr, int ctx,
 		       enum metric_base kind, double avg, const char *unit)
@@ -196,6 +226,7 @@ static void miss_ratio(struct metric_out *mo, const struct stat_result *res, int
 	if (base.avg)
 		ratio = avg / base.avg * 100.0;
 	emit(mo, "%7.2f%%", unit, ratio);
+	ratio_color(mo, RATIO_CACHE_MISSES, ratio);
 }
 
 static void insn_per_cycle(struct metric_out *mo, const struct stat_result *res, int aggr,
@@ -244,7 +275,26 @@ static void smi_cost(struct metric_out *mo, const struct stat_result *res, int a
 	if (smi)
 		cost = (aperf - cycles) / aperf * 100.0;
 	emit(mo, "%8.1f%%", "SMI cycles%", cost);
+	if (cost > 10)
+		mo->lines[mo->nr - 1].color = METRIC_COLORED;
 	emit(mo, "%4.0f", "SMI#", smi);
+}
+
+/* perf's topdown metrics of an event of kind td; false when it has none here. */
+static bool topdown_lines(struct metric_out *mo, const struct stat_result *res, int aggr, int ctx,
+			  enum topdown_kind td)
+{
+	struct topdown_bases b = {
+		.level = res->topdown_level,
+		.no_recovery_bubbles = res->topdown_no_recovery_bubbles,
+	};
+	int k, n;
+
+	for (k = TD_NONE + 1; k < TD_NR; k++)
+		b.avg[k] = base_stat(res, aggr, BASE_TOPDOWN + k, ctx).avg;
+	n = topdown_metrics(td, &b, mo->lines + mo->nr, mo->max - mo->nr);
+	mo->nr += n;
+	return n > 0;
 }
 
 /*
@@ -340,6 +390,7 @@ int metrics_compute(const struct stat_result *res, int ev, int aggr, struct metr
 	int ctx = event_context(evsel);
 	double total, ratio = 0.0;
 	struct base_stat nsecs;
+	enum topdown_kind td = topdown_kind(evsel);
 
 	if (evsel->bpf_prog_stat == BPF_PROG_STAT_RUNS) {
 		per_run_averages(&mo, res, ev, aggr);
@@ -372,15 +423,18 @@ int metrics_compute(const struct stat_result *res, int ev, int aggr, struct metr
 		total = base_stat(res, aggr, BASE_CYCLES, ctx).avg;
 		if (total)
 			ratio = avg / total * 100.0;
-		if (ratio)
+		if (ratio) {
 			emit(&mo, "%7.2f%%", "frontend cycles idle", ratio);
-		else
+			ratio_color(&mo, RATIO_STALLED_FRONT, ratio);
+		} else {
 			emit(&mo, NULL, "frontend cycles idle", 0);
+		}
 	} else if (is_hw(evsel, PERF_COUNT_HW_STALLED_CYCLES_BACKEND)) {
 		total = base_stat(res, aggr, BASE_CYCLES, ctx).avg;
 		if (total)
 			ratio = avg / total * 100.0;
 		emit(&mo, "%7.2f%%", "backend cycles idle", ratio);
+		ratio_color(&mo, RATIO_STALLED_BACK, ratio);
 	} else if (is_hw(evsel, PERF_COUNT_HW_CPU_CYCLES)) {
 		total = base_stat(res, aggr, BASE_NSECS, ctx).avg;
 		if (total)
@@ -392,6 +446,8 @@ int metrics_compute(const struct stat_result *res, int ev, int aggr, struct metr
 			emit(&mo, "%8.3f", "CPUs utilized", avg / (res->wall_ns * evsel->scale));
 		else
 			emit(&mo, NULL, "CPUs utilized", 0);
+	} else if (td != TD_NONE && topdown_lines(&mo, res, aggr, ctx, td)) {
+		/* printed */
 	} else if ((nsecs = base_stat(res, aggr, BASE_NSECS, ctx)).n) {
 		/* events per second of counted CPU time, not of wall time */
 		const char *unit;

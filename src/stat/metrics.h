@@ -14,6 +14,12 @@
 /* perf never emits more than two metrics for one counter line; a -b runs line, one per event. */
 #define METRICS_MAX 16
 
+enum metric_color {
+	METRIC_NO_COLOR,	/* perf passes no colour */
+	METRIC_COLOR_NORMAL,	/* perf's "" colour (a ratio below its thresholds): the reset only */
+	METRIC_COLORED,		/* red, green, magenta or yellow, and the reset */
+};
+
 struct metric_line {
 	double value;
 	/*
@@ -26,6 +32,11 @@ struct metric_line {
 	const char *unit;
 	/* The metric goes on a line of its own (perf's new_line callback). */
 	bool new_line;
+	/*
+	 * The colour perf gives the value. Without a terminal nothing is coloured, but perf's
+	 * --metric-only cell still widens by the escape codes' length.
+	 */
+	enum metric_color color;
 };
 
 /*

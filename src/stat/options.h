@@ -79,7 +79,8 @@ struct stat_options {
 	int detailed;		/* -d, -dd, -ddd */
 	bool transaction;	/* -T */
 	bool topdown;		/* --topdown */
-	unsigned int td_level;	/* --td-level */
+	unsigned int td_level;	/* --td-level; topdown metrics print up to it */
+	bool topdown_accuracy_note;	/* --topdown's note on long periods goes to the output */
 	bool smi_cost;		/* --smi-cost */
 	bool smi_reset;		/* --smi-cost turned freeze_on_smi on: off again at the end */
 	bool metric_only;	/* --metric-only */

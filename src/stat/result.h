@@ -91,6 +91,10 @@ struct stat_result {
 	 * (an event without counts is a base of value 0 there).
 	 */
 	bool replay;
+	/* topdown metrics print up to this level (--td-level; 0 in stat report, as perf's) */
+	unsigned int topdown_level;
+	/* the cpu PMU lacks topdown-recovery-bubbles: perf's backend bound then says so */
+	bool topdown_no_recovery_bubbles;
 	/* -M: the metrics to evaluate, each printed on its leader event's line; NULL: none */
 	const struct metric_set *metric_set;
 };

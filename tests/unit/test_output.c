@@ -993,6 +993,44 @@ static void test_hardware_metrics(void)
 		      "\"frontend cycles idle\"}\n");
 }
 
+/*
+ * --metric-only cells as perf's print_metric_only() sizes them: 20 wide, or the unit's length + 1
+ * when the unit is longer than 20, plus what perf counts for the value's colour even when it
+ * prints none: 3 for get_ratio_color()'s "" (a ratio below its lowest threshold), 8 for a colour.
+ */
+static void test_metric_only_colors(void)
+{
+	struct output_config cfg = cfg_of(OUTPUT_STD);
+	char want[512], *got;
+	struct fixture f;
+	int ev;
+
+	fx_init(&f, AGGR_GLOBAL, 1);
+	fx_set(&f, fx_hw(&f, "cycles", PERF_COUNT_HW_CPU_CYCLES), 0, 3e9, 1000, 1);
+	/* 50% > 10: magenta */
+	ev = fx_hw(&f, "stalled-cycles-frontend", PERF_COUNT_HW_STALLED_CYCLES_FRONTEND);
+	fx_set(&f, ev, 0, 1.5e9, 1000, 1);
+	/* 10% <= 20: "" */
+	ev = fx_hw(&f, "stalled-cycles-backend", PERF_COUNT_HW_STALLED_CYCLES_BACKEND);
+	fx_set(&f, ev, 0, 3e8, 1000, 1);
+	fx_set(&f, fx_hw(&f, "branches", PERF_COUNT_HW_BRANCH_INSTRUCTIONS), 0, 1e9, 1000, 1);
+	/* 1% <= 5: "" */
+	fx_set(&f, fx_hw(&f, "branch-misses", PERF_COUNT_HW_BRANCH_MISSES), 0, 1e7, 1000, 1);
+	fx_set(&f, fx_event(&f, "L1-dcache-loads", PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_L1D),
+	       0, 2e9, 1000, 1);
+	/* 6% > 5: yellow */
+	ev = fx_event(&f, "L1-dcache-load-misses", PERF_TYPE_HW_CACHE,
+		      CACHE_MISS(PERF_COUNT_HW_CACHE_L1D));
+	fx_set(&f, ev, 0, 1.2e8, 1000, 1);
+	/* no -M metric: an empty header; cycles without a clock: an empty Ghz cell */
+	snprintf(want, sizeof(want), "\n%20s %28s %23s %33s %56s \n", "", "  50.00%", "  10.00%",
+		 "   1.00%", "   6.00%");
+	cfg.metric_only = true;
+	got = render(cfg, &f, LINES, 0);
+	CHECK_STR("metric-only colour widths", want, got);
+	free(got);
+}
+
 /* Metric values straight from metrics_compute(). */
 static void test_metric_rules(void)
 {
@@ -1044,6 +1082,7 @@ int main(void)
 	test_multiplexed();
 	test_hardware_metrics();
 	test_metric_rules();
+	test_metric_only_colors();
 	test_locales();
 	return check_exit("test_output");
 }
