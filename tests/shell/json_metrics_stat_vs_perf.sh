@@ -123,7 +123,7 @@ echo "${#names[@]} metrics compared: ${names[*]}; with table events: ${alias_met
 # Every metric of each model, alone: perf's human output with numbers masked (the events in
 # perf's order and names, the metric's line, its unit and ScaleUnit, <not supported> where the
 # fake PMU refuses an encoding, perf's warnings). By default every 8th metric of each model;
-# JSON_METRICS_STAT_ALL=1 runs them all (about 1,000 runs of each tool).
+# JSON_METRICS_STAT_ALL=1 runs all 665 (about 5 minutes).
 # mask_values: mask, and what follows from the values rather than the format: a metric's sign
 # (a difference of counts read at different times) and a rate's K/M prefix
 mask_values() {
