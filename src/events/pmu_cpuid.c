@@ -183,11 +183,8 @@ int pmu_cpuid_match_x86(const char *pattern, const char *id)
 {
 	bool full_pattern = x86_id_is_full(pattern), full_id = x86_id_is_full(id);
 
-	if (full_pattern && !full_id) {
-		pr_err("Invalid CPUID %s. Full CPUID is required, %s", id,
-		       "vendor-family-model-stepping");
-		return 1;
-	}
+	if (full_pattern && !full_id)
+		return PMU_CPUID_NEEDS_FULL;
 	/* a pattern without a stepping matches any: the id's stepping is left out */
 	return match_len(pattern, id, full_id && !full_pattern ? (size_t)(strrchr(id, '-') - id) :
 					      strlen(id));
@@ -200,18 +197,26 @@ int pmu_cpuid_match_generic(const char *pattern, const char *id)
 
 const struct pmu_table *pmu_table_for_cpuid(const char *cpuid)
 {
+	bool needs_full = false;
 	const char *pattern;
+	int nomatch;
 
 	for (size_t i = 0; i < pmu_tables_map_size(); i++) {
 		const struct pmu_table *t = pmu_tables_map_row(i, NULL, &pattern);
 
 #ifdef PMU_CPUID_X86
-		if (!pmu_cpuid_match_x86(pattern, cpuid))
+		nomatch = pmu_cpuid_match_x86(pattern, cpuid);
 #else
-		if (!pmu_cpuid_match_generic(pattern, cpuid))
+		nomatch = pmu_cpuid_match_generic(pattern, cpuid);
 #endif
+		if (!nomatch)
 			return t;
+		needs_full |= nomatch == PMU_CPUID_NEEDS_FULL;
 	}
+	/* perf says so for every row that names a stepping, and again for every PMU: once is enough */
+	if (needs_full)
+		pr_err("Invalid CPUID %s. Full CPUID is required, %s", cpuid,
+		       "vendor-family-model-stepping");
 	return NULL;
 }
 

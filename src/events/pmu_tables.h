@@ -92,12 +92,16 @@ char *pmu_cpuid_for_cpus(const char *cpus);
 const struct pmu_table *pmu_table_for_cpu(int verbose);
 /*
  * The table of the first map row that matches cpuid by this architecture's rules, as perf's
- * perf_pmu__find_table; NULL if none. On x86 prints perf's "Invalid CPUID ..." line (stderr) for
- * each row that needs a full vendor-family-model-stepping id when cpuid is not one.
+ * perf_pmu__find_table; NULL if none. On x86 prints perf's "Invalid CPUID ..." line (stderr)
+ * once when a row needs a full vendor-family-model-stepping id and cpuid is not one.
  */
 const struct pmu_table *pmu_table_for_cpuid(const char *cpuid);
 
-/* perf's matchers, 0 when id matches pattern (a strcmp-like answer, as perf's). */
+/*
+ * perf's matchers, 0 when id matches pattern (a strcmp-like answer, as perf's); x86's says
+ * PMU_CPUID_NEEDS_FULL when the pattern names a stepping and id has none.
+ */
+#define PMU_CPUID_NEEDS_FULL 2
 int pmu_cpuid_match_x86(const char *pattern, const char *id);
 int pmu_cpuid_match_generic(const char *pattern, const char *id);
 
