@@ -126,6 +126,8 @@ static int parse_planned(const struct metric_plan_events *pe, struct evlist *tmp
 		}
 		at += n;
 	}
+	/* the end of the last id's evsels: each id's count is the next one's first less its own */
+	(*first)[pe->nr_ids] = at;
 	return 0;
 }
 
@@ -151,10 +153,12 @@ static void make_instance(struct metric_instance *mi, struct metric_plan_metric 
 	while (mi->ids[n])
 		n++;
 	mi->evs = xzalloc((n + 1) * sizeof(*mi->evs));
+	mi->sources = xzalloc((n + 1) * sizeof(*mi->sources));
 	for (int i = 0; i < n; i++) {
 		int k = index_of(pe->ids, pe->nr_ids, mi->ids[i]);
 
 		mi->evs[i] = k < 0 ? -1 : offset + firsts[m->events][k];
+		mi->sources[i] = k < 0 ? 0 : firsts[m->events][k + 1] - firsts[m->events][k];
 	}
 	mi->leader = offset + firsts[m->events][index_of(pe->ids, pe->nr_ids, m->leader_id)];
 	mi->refs = m->refs;
@@ -290,6 +294,26 @@ struct eval_ctx {
 	void *ctx;
 };
 
+/*
+ * An id's value: the sum of its PMU instances' counts, as perf's metric_total. A merged
+ * instance's count is in the first one's already, and it answers none.
+ */
+static int sum_sources(const struct eval_ctx *ec, int id, double *v)
+{
+	int n = ec->m->sources && ec->m->sources[id] > 1 ? ec->m->sources[id] : 1;
+	bool counted = false;
+	double one;
+
+	*v = 0;
+	for (int k = 0; k < n; k++) {
+		if (ec->value(ec->ctx, ec->m->evs[id] + k, &one))
+			continue;
+		*v += one;
+		counted = true;
+	}
+	return counted ? 0 : -ENOENT;
+}
+
 static int lookup_id(void *ctx, const char *id, bool source_count, double *v)
 {
 	struct eval_ctx *ec = ctx;
@@ -305,10 +329,10 @@ static int lookup_id(void *ctx, const char *id, bool source_count, double *v)
 	if (!ec->m->ids[i] || ec->m->evs[i] < 0)
 		return -ENOENT;
 	if (source_count) {
-		*v = 1;
+		*v = ec->m->sources ? ec->m->sources[i] : 1;
 		return 0;
 	}
-	err = ec->value(ec->ctx, ec->m->evs[i], v);
+	err = sum_sources(ec, i, v);
 	/* perf's prepare_metric(): duration_time in seconds */
 	if (!err && !strcmp(id, "duration_time"))
 		*v *= 1e-9;
@@ -361,6 +385,7 @@ void metric_set_free(struct metric_set *set)
 			free(m->ids[k]);
 		free(m->ids);
 		free(m->evs);
+		free(m->sources);
 		free(m->unit);
 		free(m->name);
 		metric_refs_free(&m->refs);

@@ -19,6 +19,8 @@ struct metric_instance {
 	char *name;		/* as printed: "IPC", or "IPC:u" for -M IPC:u */
 	char **ids;		/* its events' ids, NULL-terminated, perf's order */
 	int *evs;		/* [id]: the evlist index counting it */
+	/* [id]: its evsels, one per PMU instance (perf's source_count); NULL: one each */
+	int *sources;
 	int leader;		/* evlist index of the line the metric prints on */
 	char *unit;		/* what perf prints after the value: "IPC", "%  Branch_Miss_Rate" */
 	double scale;		/* from the ScaleUnit, 1 without */

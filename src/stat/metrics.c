@@ -339,14 +339,17 @@ struct expr_values {
 	int aggr;
 };
 
-/* An event's unit-scaled count for a -M expression; none when it was not counted. */
+/*
+ * An event's unit-scaled count for a -M expression; none when it was not counted, or when its
+ * line was merged into another's.
+ */
 static int expr_event_value(void *ctx, int ev, double *value)
 {
 	const struct expr_values *ev_ctx = ctx;
 	const struct stat_result *res = ev_ctx->res;
 	const struct counter_value *v = result_value(res, ev, ev_ctx->aggr);
 
-	if ((res->supported && !res->supported[ev]) || !v->run || !v->ena)
+	if ((res->supported && !res->supported[ev]) || !v->run || !v->ena || v->absent)
 		return -ENOENT;
 	*value = shadow_count(res, ev, ev_ctx->aggr) * res->evlist->entries[ev].scale;
 	return 0;

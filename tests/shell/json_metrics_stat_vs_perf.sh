@@ -81,7 +81,7 @@ for m in "${names[@]}"; do
 	awk -F, '/^[0-9]/ { n = $3; for (i = 4; i <= NF - 4; i++) n = n "," $i; print n "\t" $1 }' \
 		"$tmp/csv" >"$tmp/counts"
 	line=$(awk -F, '/^[0-9]/ && NF > 2 && $NF != ""' "$tmp/csv" | head -1)
-	unit=${line##*,} want=$(echo "$line" | awk -F, '{ print $(NF - 1) }')
+	unit=${line##*,} want=$(echo "$line" | awk -F, 'NF > 1 { print $(NF - 1) }')
 	got=$("$EXPR" value -a -c "$tmp/counts" "$m" <"$tmp/defs") || got=none
 	# neither has a value (an event without a count, a division by zero): the layout above
 	# already showed perf printing none either
@@ -124,6 +124,30 @@ echo "${#names[@]} metrics compared: ${names[*]}; with table events: ${alias_met
 # perf's order and names, the metric's line, its unit and ScaleUnit, <not supported> where the
 # fake PMU refuses an encoding, perf's warnings). By default every 8th metric of each model;
 # JSON_METRICS_STAT_ALL=1 runs all 665 (about 5 minutes).
+# source_count() and the sum of an id's PMU instances (perf's metric_total): with a second CHA,
+# cascadelakex's llc_data_read_demand_plus_prefetch_miss_latency divides UNC_CHA_CLOCKTICKS by
+# source_count(UNC_CHA_CLOCKTICKS), merged, --no-merge and -A: the value perf prints (0.5 ns
+# here; bperf printed 0.2 when source_count was 1, and 1.0 under --no-merge from one instance).
+fake_pmu_spec "$fake" uncore_cha_1 "$msr_type" cpumask=0 event=config1:0-7 umask=config1:8-15 \
+	thresh=config1:24-31 || fail "cannot add a second CHA"
+source_count_value() {
+	local m=llc_data_read_demand_plus_prefetch_miss_latency p b
+
+	# shellcheck disable=SC2086
+	p=$(PERF_CPUID=GenuineIntel-6-55-7 "$PERF" stat -x, -a $1 -M $m sleep 0.1 2>&1 >/dev/null |
+		awk -F, -v m=$m 'index($NF, m) { print $(NF - 1) }')
+	# shellcheck disable=SC2086
+	b=$(PERF_CPUID=GenuineIntel-6-55-7 "$BPERF" stat -x, -a $1 -M $m sleep 0.1 2>&1 >/dev/null |
+		awk -F, -v m=$m 'index($NF, m) { print $(NF - 1) }')
+	[ -n "$p" ] || fail "perf prints no $m ($1)"
+	assert_eq "$p" "$b" "$m ${1:-merged}: bperf's value"
+	echo "$m ${1:-merged}: $b, as perf"
+}
+for opts in "" --no-merge -A "-A --no-merge"; do
+	retry3 source_count_value "$opts" || failed+=("source_count:$opts")
+done
+rm -rf "$fake/uncore_cha_1"
+
 # mask_values: mask, and what follows from the values rather than the format: a metric's sign
 # (a difference of counts read at different times) and a rate's K/M prefix
 mask_values() {
