@@ -98,6 +98,7 @@ int session_init(struct stat_session *s, const struct stat_options *o, struct ev
 	s->open_ctx.verbose = o->verbose;
 	s->open_ctx.trace_opens = o->trace_opens;
 	s->open_ctx.log = stderr;
+	s->open_ctx.missing = &s->missing;
 	s->open_ctx.target = t;
 	s->open_ctx.bpf_attr_map = o->bpf_attr_map;
 	s->open_ctx.bpf_progs = bpf_progs;
