@@ -23,16 +23,20 @@ struct raw_count {
 struct counter;
 struct bpf_prog_targets;
 
+/* perf's "missing features": learnt from EINVAL retries, kept for the command's every run */
+struct missing_features {
+	bool cloexec;		/* the kernel refused PERF_FLAG_FD_CLOEXEC */
+	bool exclude_guest;	/* ... exclude_guest / exclude_host */
+	bool sample_id_all;	/* ... sample_id_all */
+};
+
 /* What every open needs to know besides the counter itself. */
 struct open_ctx {
 	const struct target *target;
 	int verbose;
 	bool trace_opens;	/* --debug perf-event-open: the -vv attr dumps and open traces */
 	FILE *log;		/* -vv attr dumps and open traces go here (stderr) */
-	/* perf's "missing features", learnt once per session from EINVAL retries */
-	bool no_cloexec;	/* the kernel refused PERF_FLAG_FD_CLOEXEC */
-	bool no_exclude_guest;	/* ... exclude_guest / exclude_host */
-	bool no_sample_id_all;	/* ... sample_id_all */
+	struct missing_features *missing; /* never NULL */
 	bool ignore_missing_thread; /* -p: a thread that exited before its open is skipped */
 	const char *bpf_attr_map;   /* shared counters: the pinned attr map's path */
 	const struct bpf_prog_targets *bpf_progs; /* -b: the programs counted, else NULL */

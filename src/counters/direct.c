@@ -85,7 +85,7 @@ static int try_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 {
 	struct direct_priv *p = priv_of(c);
 	int cpu = ctx->target->cpus.cpus[cpu_idx];
-	unsigned long flags = ctx->no_cloexec ? 0 : PERF_FLAG_FD_CLOEXEC;
+	unsigned long flags = ctx->missing->cloexec ? 0 : PERF_FLAG_FD_CLOEXEC;
 	int t;
 
 	/* a hybrid copy or an uncore event is opened on its PMU's CPUs only */
@@ -131,29 +131,29 @@ static int try_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 /*
  * perf's retries after EINVAL, in its order: drop the close-on-exec flag,
  * then exclude_guest/exclude_host, then sample_id_all. Each is announced
- * once per session; exclude_guest is dropped again silently for later
+ * once per command; exclude_guest is dropped again silently for later
  * events that still ask for it.
  */
 static bool retry_without_missing_feature(struct counter *c, struct open_ctx *ctx)
 {
 	struct perf_event_attr *attr = &c->evsel->attr;
 
-	if (!ctx->no_cloexec) {
-		ctx->no_cloexec = true;
+	if (!ctx->missing->cloexec) {
+		ctx->missing->cloexec = true;
 		if (trace_opens(ctx))
 			pr_err("switching off cloexec flag");
 		return true;
 	}
 	if (attr->exclude_guest || attr->exclude_host) {
-		if (!ctx->no_exclude_guest && trace_opens(ctx))
+		if (!ctx->missing->exclude_guest && trace_opens(ctx))
 			pr_err("switching off exclude_guest, exclude_host");
-		ctx->no_exclude_guest = true;
+		ctx->missing->exclude_guest = true;
 		attr->exclude_guest = 0;
 		attr->exclude_host = 0;
 		return true;
 	}
-	if (!ctx->no_sample_id_all) {
-		ctx->no_sample_id_all = true;
+	if (!ctx->missing->sample_id_all) {
+		ctx->missing->sample_id_all = true;
 		attr->sample_id_all = 0;
 		if (trace_opens(ctx))
 			pr_err("switching off sample_id_all");

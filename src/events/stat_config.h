@@ -31,6 +31,13 @@ struct stat_attr_opts {
  */
 void evsel_config_for_stat(struct evsel *evsel, const struct stat_attr_opts *opts);
 
+/*
+ * Only what depends on the evsel's place in a group: read_format, and disabled (enable_on_exec
+ * when asked) for a leader. perf redoes this at every open, so an event taken out of its group
+ * opens as a leader of its own.
+ */
+void evsel_config_group_for_stat(struct evsel *evsel, bool enable_on_exec);
+
 /* The same for every evsel of the list. */
 void evlist_config_for_stat(struct evlist *evlist, const struct stat_attr_opts *opts);
 

@@ -68,6 +68,7 @@ struct stat_run {
 	int exit_code;
 	/* [ev]: refused as not supported, not opened again (session.h) */
 	bool *errored;
+	struct missing_features missing;	/* what the kernel refused, for every run */
 
 	/* -I */
 	struct raw_count **prev;	/* [ev] previous cumulative counts */
@@ -509,6 +510,7 @@ static int run_once(struct stat_run *r, int run_idx)
 	if (!r->errored)
 		r->errored = xzalloc(o->evlist.nr * sizeof(*r->errored));
 	s->errored = r->errored;
+	s->open_ctx.missing = &r->missing;
 	if (!err && run_idx == 0) {
 		struct stat_attr_opts attr_opts = {
 			.no_inherit = o->no_inherit,

@@ -10,6 +10,8 @@
 #include "../counters/privileges.h"
 #include "../../bpf/leader.h"
 #include "open_error.h"
+#include "pmu_merge.h"
+#include "weak_group.h"
 
 static void warn_overrides(const struct stat_options *o)
 {
@@ -98,6 +100,7 @@ int session_init(struct stat_session *s, const struct stat_options *o, struct ev
 	s->open_ctx.verbose = o->verbose;
 	s->open_ctx.trace_opens = o->trace_opens;
 	s->open_ctx.log = stderr;
+	s->open_ctx.missing = &s->missing;
 	s->open_ctx.target = t;
 	s->open_ctx.bpf_attr_map = o->bpf_attr_map;
 	s->open_ctx.bpf_progs = bpf_progs;
@@ -330,9 +333,106 @@ static int check_shared_caps(const struct stat_session *s)
 	return 0;
 }
 
+/*
+ * The open of counter i was refused with err (perf's stat_handle_error() after the fallbacks):
+ * an unsupported event is marked and skipped (said at -v), unless it leads a group; anything
+ * else ends the run. Returns 0 or the exit code.
+ */
+static int open_refused(struct stat_session *s, int i, int err)
+{
+	struct counter *c = &s->counters[i];
+
+	if (err == -ECANCELED)
+		return EXIT_FATAL;
+	if (!open_error_is_unsupported(err)) {
+		open_error_print(c->evsel, err);
+		return EXIT_FATAL;
+	}
+	c->supported = false;
+	c->open_err = err;
+	s->supported[i] = false;
+	if (s->errored)
+		s->errored[i] = true;
+	if (s->opts->verbose)
+		pr_err("Warning:\n%s event is not supported by the kernel.", c->evsel->name);
+	/* perf gives up when the kernel refuses a group's leader */
+	if (c->leader == c && c->evsel->nr_members > 1) {
+		open_error_print(c->evsel, err);
+		return EXIT_FATAL;
+	}
+	return 0;
+}
+
+/* perf defers a weak group's failure to a second pass: groups cannot be read mixed per CPU. */
+static bool weak_member_refused(const struct counter *c, int err)
+{
+	return (err == -EINVAL || err == -EBADF) && c->leader != c && c->evsel->weak_group &&
+	       c->ops == &direct_counter_ops;
+}
+
+/* The counters of dissolved weak groups (reset[]) follow their evsels' new groups. */
+static void counters_regroup(struct stat_session *s, const bool *reset)
+{
+	int i;
+
+	for (i = 0; i < s->evlist->nr; i++) {
+		struct counter *c = &s->counters[i];
+
+		if (!reset[i])
+			continue;
+		free(c->members);
+		c->members = NULL;
+		c->member_idx = 0;
+		c->leader = &s->counters[c->evsel->leader_idx];
+	}
+	for (i = 0; i < s->evlist->nr; i++)
+		if (reset[i])
+			group_add(&s->counters[i]);
+}
+
+/*
+ * perf's second pass: the counters of dissolved weak groups are closed on every CPU, then opened
+ * again CPU by CPU on their own, each on every CPU even where it was refused already.
+ */
+static int reopen_weak(struct stat_session *s, const bool *reset)
+{
+	int cpu, i, err;
+
+	for (i = s->evlist->nr - 1; i >= 0; i--)
+		if (reset[i])
+			s->counters[i].ops->close(&s->counters[i]);
+	for (cpu = 0; cpu < s->target.cpus.nr; cpu++) {
+		for (i = 0; i < s->evlist->nr; i++) {
+			struct counter *c = &s->counters[i];
+
+			if (!reset[i] || !evsel_counts_on_cpu(c->evsel, s->target.cpus.cpus[cpu]))
+				continue;
+			if (c->evsel->tool && cpu)
+				continue;
+			pr_debug(s->opts->verbose, 2, "reopening weak %s", c->evsel->name);
+			if (c->evsel->tool) {
+				if (open_tool(s, i))
+					return EXIT_FATAL;
+				continue;
+			}
+			err = open_with_fallback(s, c, cpu);
+			if (err) {
+				err = open_refused(s, i, err);
+				if (err)
+					return err;
+				continue;
+			}
+			c->supported = true;
+			s->supported[i] = true;
+		}
+	}
+	return 0;
+}
+
 /* Opens CPU by CPU, each CPU's events in list order: perf's affinity-friendly order. */
 int session_open(struct stat_session *s)
 {
+	bool *reset = NULL;	/* [evlist->nr]: in a weak group dissolved by now */
 	int cpu, i, err;
 
 	counters_alloc(s);
@@ -343,6 +443,8 @@ int session_open(struct stat_session *s)
 		for (i = 0; i < s->evlist->nr; i++) {
 			struct counter *c = &s->counters[i];
 
+			if (reset && reset[i])
+				continue;
 			if (s->errored && s->errored[i]) {
 				c->supported = false;
 				s->supported[i] = false;
@@ -351,8 +453,10 @@ int session_open(struct stat_session *s)
 			if (!c->supported)
 				continue;
 			if (c->evsel->tool) {
-				if (cpu == 0 && open_tool(s, i))
+				if (cpu == 0 && open_tool(s, i)) {
+					free(reset);
 					return EXIT_FATAL;
+				}
 				continue;
 			}
 			if (c->leader != c && !c->leader->supported &&
@@ -363,29 +467,24 @@ int session_open(struct stat_session *s)
 			err = open_with_fallback(s, c, cpu);
 			if (!err)
 				continue;
-			if (err == -ECANCELED)
-				return EXIT_FATAL;
-			if (open_error_is_unsupported(err)) {
-				c->supported = false;
-				c->open_err = err;
-				s->supported[i] = false;
-				if (s->errored)
-					s->errored[i] = true;
-				if (s->opts->verbose)
-					pr_err("Warning:\n%s event is not supported by the kernel.",
-					       c->evsel->name);
-				/* perf gives up when the kernel refuses a group's leader */
-				if (c->leader == c && c->evsel->nr_members > 1) {
-					open_error_print(c->evsel, err);
-					return EXIT_FATAL;
-				}
+			if (weak_member_refused(c, err)) {
+				if (!reset)
+					reset = xzalloc(s->evlist->nr * sizeof(*reset));
+				weak_group_reset(s->evlist, c->evsel->leader_idx, reset,
+						 s->opts->verbose);
+				counters_regroup(s, reset);
 				continue;
 			}
-			open_error_print(c->evsel, err);
-			return EXIT_FATAL;
+			err = open_refused(s, i, err);
+			if (err) {
+				free(reset);
+				return err;
+			}
 		}
 	}
-	return apply_filters(s);
+	err = reset ? reopen_weak(s, reset) : 0;
+	free(reset);
+	return err ? err : apply_filters(s);
 }
 
 int counter_switch(struct counter *c, bool enable)

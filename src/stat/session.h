@@ -24,6 +24,8 @@ struct stat_session {
 	 * such a leader are opened on their own (their group reads then fail: <not counted>).
 	 */
 	bool *errored;
+	/* the open_ctx's unless the caller points it at its own, kept across -r runs as perf's */
+	struct missing_features missing;
 };
 
 struct bpf_prog_targets;
