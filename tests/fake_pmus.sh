@@ -146,3 +146,40 @@ fake_pmu_metric_cpu() {
 fake_pmus_mount() {
 	mount --bind "$1" "$FAKE_PMUS_DEVICES"
 }
+
+# fake_pmus_msr_type: the msr PMU's type, which the metric tests' fake PMUs take (their events
+# then count the TSC); fails without that PMU.
+fake_pmus_msr_type() {
+	cat "$FAKE_PMUS_DEVICES/msr/type" 2>/dev/null
+}
+
+# fake_pmus_metric_setup DIR TYPE [intel|amd]: the metric tests' namespace. DIR/devices holds
+# every real PMU and fake_pmus_metric_uncore's PMUs of TYPE (and the core PMU of that kind when
+# given), bound over the devices directory; the NMI watchdog reads DIR/nmi_watchdog (0: write 1
+# there to turn it on). Skips where a bind is refused.
+fake_pmus_metric_setup() {
+	local dir=$1 type=$2 watchdog=/proc/sys/kernel/nmi_watchdog
+
+	fake_pmus_init "$dir/devices" && fake_pmus_metric_uncore "$dir/devices" "$type" ||
+		fail "cannot build the fake PMU directory"
+	if [ -n "${3:-}" ]; then
+		fake_pmu_metric_cpu "$dir/devices" "$type" "$3" || fail "cannot build the fake cpu PMU"
+	fi
+	fake_pmus_mount "$dir/devices" || skip "cannot bind a fake PMU directory"
+	echo 0 >"$dir/nmi_watchdog"
+	if [ -e $watchdog ]; then
+		mount --bind "$dir/nmi_watchdog" $watchdog || skip "cannot bind $watchdog"
+	fi
+}
+
+# fake_pmus_topdown_events: sapphirerapids' sysfs topdown events (its metrics use them), as
+# fake_pmu_spec's EVENT=ENCODING words
+fake_pmus_topdown_events() {
+	local t
+
+	for t in retiring=0x80 bad-spec=0x81 fe-bound=0x82 be-bound=0x83 heavy-ops=0x84 \
+		br-mispredict=0x85 fetch-lat=0x86 mem-bound=0x87; do
+		printf 'topdown-%s=event=0x00,umask=%s ' "${t%%=*}" "${t#*=}"
+	done
+	echo slots=event=0x00,umask=0x4
+}

@@ -60,3 +60,30 @@ side() {
 	run_both "$name" "$@"
 	compare_stat_outputs "$tmp/$name.perf" "$tmp/$name.bperf" "$sep"
 }
+
+# attr_blocks: the perf_event_attr blocks of a -vv log opened on cpu -1 or 0, open retries
+# included (tests/attr_blocks.awk, as attr_vs_perf.sh)
+attr_blocks() {
+	awk -f "$(dirname "${BASH_SOURCE[0]}")/attr_blocks.awk"
+}
+
+# attrs NAME OPTS...: perf stat -vv OPTS true and bperf's: the same attr blocks and count names
+attrs() {
+	local name=$1
+
+	shift
+	"$PERF" stat -vv "$@" true >/dev/null 2>"$tmp/$name.perf"
+	"$BPERF" stat -vv "$@" true >/dev/null 2>"$tmp/$name.bperf"
+	attr_blocks <"$tmp/$name.perf" >"$tmp/$name.perf.attrs"
+	attr_blocks <"$tmp/$name.bperf" >"$tmp/$name.bperf.attrs"
+	[ -s "$tmp/$name.perf.attrs" ] || fail "no attr blocks in perf's -vv"
+	diff -u "$tmp/$name.perf.attrs" "$tmp/$name.bperf.attrs" >&2 ||
+		fail "-vv $*: attrs differ (- perf, + bperf)"
+	# and the names of the count lines
+	diff -u <(count_names <"$tmp/$name.perf") <(count_names <"$tmp/$name.bperf") >&2 ||
+		fail "-vv $*: event names differ (- perf, + bperf)"
+}
+
+count_names() {
+	sed -nE 's/^ +([0-9.,]+|<not supported>|<not counted>) +([^ ]+).*/\2/p' | grep -v '^seconds$'
+}

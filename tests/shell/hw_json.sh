@@ -71,22 +71,6 @@ human table_events -e "inst_retired,cpu_cycles:u,{inst_retired,cpu_cycles}:k,INS
 $PMU/inst_retired/" "$PT" 100
 
 # ---- perf_event_attr (-vv) of table events ----------------------------------------------------
-attr_blocks() {
-	awk -f "$(dirname "$0")/../attr_blocks.awk"
-}
-
-attrs() {
-	local name=$1
-
-	shift
-	"$PERF" stat -vv "$@" true >/dev/null 2>"$tmp/$name.perf"
-	"$BPERF" stat -vv "$@" true >/dev/null 2>"$tmp/$name.bperf"
-	attr_blocks <"$tmp/$name.perf" >"$tmp/$name.perf.attrs"
-	attr_blocks <"$tmp/$name.bperf" >"$tmp/$name.bperf.attrs"
-	[ -s "$tmp/$name.perf.attrs" ] || fail "no attr blocks in perf's -vv"
-	diff -u "$tmp/$name.perf.attrs" "$tmp/$name.bperf.attrs" >&2 ||
-		fail "-vv $*: attrs differ (- perf, + bperf)"
-}
 # inst_spec, br_mis_pred, l1d_cache and ld_spec come from the table (QEMU counts none of them)
 check vv_table attrs vv_table -e "inst_retired,cpu_cycles:u,inst_spec,br_mis_pred:k,\
 l1d_cache,ld_spec,INST_SPEC,{inst_retired,cpu_cycles},inst_retired/name=ir/"

@@ -175,31 +175,6 @@ group_mux() {
 check_retry group_mux group_mux
 
 # ---- perf_event_attr (-vv) --------------------------------------------------------------------
-# attr_blocks: the perf_event_attr blocks of a -vv log opened on cpu -1 or 0, open retries
-# included (tests/attr_blocks.awk, as attr_vs_perf.sh)
-attr_blocks() {
-	awk -f "$(dirname "$0")/../attr_blocks.awk"
-}
-
-attrs() {
-	local name=$1
-
-	shift
-	"$PERF" stat -vv "$@" true >/dev/null 2>"$tmp/$name.perf"
-	"$BPERF" stat -vv "$@" true >/dev/null 2>"$tmp/$name.bperf"
-	attr_blocks <"$tmp/$name.perf" >"$tmp/$name.perf.attrs"
-	attr_blocks <"$tmp/$name.bperf" >"$tmp/$name.bperf.attrs"
-	[ -s "$tmp/$name.perf.attrs" ] || fail "no attr blocks in perf's -vv"
-	diff -u "$tmp/$name.perf.attrs" "$tmp/$name.bperf.attrs" >&2 ||
-		fail "-vv $*: attrs differ (- perf, + bperf)"
-	# and the names of the count lines
-	diff -u <(count_names <"$tmp/$name.perf") <(count_names <"$tmp/$name.bperf") >&2 ||
-		fail "-vv $*: event names differ (- perf, + bperf)"
-}
-
-count_names() {
-	sed -nE 's/^ +([0-9.,]+|<not supported>|<not counted>) +([^ ]+).*/\2/p' | grep -v '^seconds$'
-}
 check vv_events attrs vv_events -e "instructions,cycles,cpu-cycles,instructions:u,cycles:k,\
 instructions:uk,instructions:Gu,r8,r11:u,r0011,$PMU/inst_retired/,$PMU/cpu_cycles/k,\
 inst_retired,cpu_cycles:u,$PMU/event=0x8,name=x/,$PMU/config=0x11/,stall_frontend,stall_backend,\

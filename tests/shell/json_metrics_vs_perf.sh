@@ -26,16 +26,9 @@ fake_pmus_enter_ns "$0" "$@"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-devices=/sys/bus/event_source/devices
-[ -r $devices/msr/type ] || skip "needs the msr PMU"
-msr_type=$(cat $devices/msr/type)
+msr_type=$(fake_pmus_msr_type) || skip "needs the msr PMU"
 fake=$tmp/devices
-fake_pmus_init "$fake" && fake_pmus_metric_uncore "$fake" "$msr_type" ||
-	fail "cannot build the fake PMU directory"
-fake_pmus_mount "$fake" || skip "cannot bind a fake PMU directory"
-echo 0 >"$tmp/nmi_watchdog"
-watchdog=/proc/sys/kernel/nmi_watchdog
-[ -e $watchdog ] && { mount --bind "$tmp/nmi_watchdog" $watchdog || skip "cannot bind $watchdog"; }
+fake_pmus_metric_setup "$tmp" "$msr_type"
 
 # cpu_format intel|amd: the fake cpu PMU's format terms, the kernel's moved to config1/config2
 cpu_format() {
@@ -43,12 +36,7 @@ cpu_format() {
 	fake_pmu_metric_cpu "$fake" "$msr_type" "$1" $topdown
 }
 # sapphirerapids' metrics use the cpu PMU's sysfs topdown events
-topdown=
-for t in retiring=0x80 bad-spec=0x81 fe-bound=0x82 be-bound=0x83 heavy-ops=0x84 \
-	br-mispredict=0x85 fetch-lat=0x86 mem-bound=0x87; do
-	topdown+=" topdown-${t%%=*}=event=0x00,umask=${t#*=}"
-done
-topdown+=" slots=event=0x00,umask=0x4"
+topdown=$(fake_pmus_topdown_events)
 
 # the plan's lines at -v, and the errors and hints of -M
 lines="^Parsing metric events |^Events in '|^Cannot find metric|^Splitting|^Try disabling"

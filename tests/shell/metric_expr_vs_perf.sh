@@ -31,16 +31,9 @@ fake_pmus_enter_ns "$0" "$@"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-devices=/sys/bus/event_source/devices
-[ -r $devices/msr/type ] || skip "needs the msr PMU"
-msr_type=$(cat $devices/msr/type)
+msr_type=$(fake_pmus_msr_type) || skip "needs the msr PMU"
 fake=$tmp/devices
-fake_pmus_init "$fake" && fake_pmus_metric_uncore "$fake" "$msr_type" ||
-	fail "cannot build the fake PMU directory"
-fake_pmus_mount "$fake" || skip "cannot bind a fake PMU directory"
-echo 0 >"$tmp/nmi_watchdog"
-watchdog=/proc/sys/kernel/nmi_watchdog
-[ -e $watchdog ] && { mount --bind "$tmp/nmi_watchdog" $watchdog || skip "cannot bind $watchdog"; }
+fake_pmus_metric_setup "$tmp" "$msr_type"
 
 # cpu_format intel|amd: the fake cpu PMU's format terms, the kernel's moved to config1/config2
 cpu_format() {

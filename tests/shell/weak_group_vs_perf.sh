@@ -19,9 +19,7 @@ fake_pmus_enter_ns "$0" "$@"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-devices=/sys/bus/event_source/devices
-[ -r $devices/msr/type ] || skip "needs the msr PMU"
-msr_type=$(cat $devices/msr/type)
+msr_type=$(fake_pmus_msr_type) || skip "needs the msr PMU"
 group='{msr/tsc/,msr/tsc/u}:W'
 "$PERF" stat -vv -e "$group" true 2>&1 | grep -q "^Weak group for msr/tsc//2 failed" ||
 	skip "perf does not refuse msr/tsc/u here"
@@ -68,13 +66,7 @@ compare "-r 2 -a $group" -- -r 2 -a -e "$group" true
 awk '$2 == 0 || $3 != $4 { bad = 1 } END { exit bad }' "$tmp/raw" ||
 	fail "msr/tsc/ not counted alone: $(cat "$tmp/raw")"
 
-fake=$tmp/devices
-fake_pmus_init "$fake" && fake_pmus_metric_uncore "$fake" "$msr_type" &&
-	fake_pmu_metric_cpu "$fake" "$msr_type" intel || fail "cannot build the fake PMU directory"
-fake_pmus_mount "$fake" || skip "cannot bind a fake PMU directory"
-echo 0 >"$tmp/nmi_watchdog"
-watchdog=/proc/sys/kernel/nmi_watchdog
-[ -e $watchdog ] && { mount --bind "$tmp/nmi_watchdog" $watchdog || skip "cannot bind $watchdog"; }
+fake_pmus_metric_setup "$tmp" "$msr_type" intel
 id=PERF_CPUID=GenuineIntel-6-55-4
 compare "-a -M IpFarBranch" "$id" -- -a -M IpFarBranch true
 compare "-r 2 -a -M IpFarBranch" "$id" -- -r 2 -a -M IpFarBranch true
