@@ -179,3 +179,19 @@ compare_stat_outputs() {
 		fail "column layout differs from $expected (- expected, + actual; start:text, N:end)"
 	fi
 }
+
+# require_armv8_pmu DIR: skips unless perf counts instructions on an armv8_pmuv3 PMU (the arm64
+# guest). One perf run (each costs a second or more under emulation) says so and prints the
+# environment perf gives a workload: perf_env gets it, to hand bperf's workload the same one
+# (its libc start-up reads it), and PMU the PMU's name (armv8_pmuv3, or armv8_pmuv3_0 where the
+# kernel numbers the PMUs of its device tree). DIR keeps perf's files.
+require_armv8_pmu() {
+	norandom "$PERF" stat -x, -o "$1/probe" -e instructions env -0 >"$1/perf.env" ||
+		fail "perf stat -e instructions env -0 failed"
+	if grep -q '<not supported>' "$1/probe"; then
+		skip "no hardware PMU: perf stat -e instructions says <not supported>"
+	fi
+	mapfile -d '' perf_env <"$1/perf.env"
+	PMU=$(cd /sys/bus/event_source/devices && ls -d armv8_pmuv3* 2>/dev/null | head -1)
+	[ -n "$PMU" ] || skip "needs an armv8_pmuv3 PMU (the arm64 guest: tools/vmtest --arch arm64)"
+}

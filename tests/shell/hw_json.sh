@@ -24,16 +24,8 @@ N1=0x00000000410fd0c0	# perf 6.1's mapfile: arm/cortex-a76-n1
 HIP08=0x00000000480fd010	# hisilicon/hip08, whose metrics.json has retiring
 export PERF_CPUID=$N1
 
-# As hw_vs_perf.sh: one perf run says whether there is a PMU and gives the environment perf hands
-# a workload (PERF_CPUID included), so that bperf's workload starts up with the same one.
-norandom "$PERF" stat -x, -o "$tmp/probe" -e instructions env -0 >"$tmp/perf.env" ||
-	fail "perf stat -e instructions env -0 failed"
-if grep -q '<not supported>' "$tmp/probe"; then
-	skip "no hardware PMU: perf stat -e instructions says <not supported>"
-fi
-mapfile -d '' perf_env <"$tmp/perf.env"
-PMU=$(cd /sys/bus/event_source/devices && ls -d armv8_pmuv3* 2>/dev/null | head -1)
-[ -n "$PMU" ] || skip "needs an armv8_pmuv3 PMU (the arm64 guest: tools/vmtest --arch arm64)"
+# perf_env and PMU, as hw_vs_perf.sh (PERF_CPUID is in the environment perf gives a workload)
+require_armv8_pmu "$tmp"
 PT=$WORKLOADS/pagetouch
 
 . "$(dirname "$0")/../side_lib.sh"

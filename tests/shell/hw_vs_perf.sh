@@ -23,17 +23,8 @@ require_root
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# One perf run (each costs a second or more under emulation) says whether there is a PMU and
-# prints the environment perf gives a workload, to hand bperf's workload the same one.
-norandom "$PERF" stat -x, -o "$tmp/probe" -e instructions env -0 >"$tmp/perf.env" ||
-	fail "perf stat -e instructions env -0 failed"
-if grep -q '<not supported>' "$tmp/probe"; then
-	skip "no hardware PMU: perf stat -e instructions says <not supported>"
-fi
-mapfile -d '' perf_env <"$tmp/perf.env"
-# armv8_pmuv3, or armv8_pmuv3_0 where the kernel numbers the PMUs of its device tree
-PMU=$(cd /sys/bus/event_source/devices && ls -d armv8_pmuv3* 2>/dev/null | head -1)
-[ -n "$PMU" ] || skip "needs an armv8_pmuv3 PMU (the arm64 guest: tools/vmtest --arch arm64)"
+# perf_env and PMU: the guest's PMU and the environment perf gives a workload (lib.sh)
+require_armv8_pmu "$tmp"
 
 PT=$WORKLOADS/pagetouch
 SPIN=$WORKLOADS/spin
