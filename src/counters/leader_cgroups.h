@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Per-cgroup sums in a leader: a registered cgroup gets an index whose per-CPU sums the leader
+ * adds every slice to that ran in the cgroup or below it, once per distinct cgroup however many
+ * sessions count it. Sessions (-G) and the daemon take differences of those sums, as -a
+ * sessions do of prev_readings. Everything here runs with the attr map locked.
+ */
+#ifndef BPERF_COUNTERS_LEADER_CGROUPS_H
+#define BPERF_COUNTERS_LEADER_CGROUPS_H
+
+#include <linux/bpf.h>
+#include <linux/types.h>
+
+#include "leader.h"
+
+/*
+ * Registers cgroup_id (its kernfs id) for slot: the index already used for it, else a new one
+ * whose sums start from zero on every CPU. 0 or -ENOSPC (LEADER_MAX_CGROUPS in use).
+ */
+int leader_cg_get(struct leader_handle *h, __u32 slot, __u64 cgroup_id, __u32 *idx);
+/* Drops slot's registration of cgroup_id; the index is freed when no slot uses it. */
+void leader_cg_put(struct leader_handle *h, __u32 slot, __u64 cgroup_id);
+/* One member's sums of index idx, one value per possible CPU (after leader_sync()). */
+int leader_cg_read(const struct leader_handle *h, __u32 idx, __u32 member,
+		   struct bpf_perf_event_value *per_cpu);
+
+#endif

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The daemon's epoll loop (loop.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "../common.h"
+#include "loop.h"
+
+struct watch {
+	int fd;
+	loop_fn fn;
+	void *arg;
+	bool removed;	/* loop_del() ran: freed after the current batch of events */
+	bool timer;	/* a timerfd: its expirations are read before fn runs */
+	struct watch *next;
+};
+
+struct loop {
+	int epfd;
+	bool stopped;
+	int status;
+	struct watch *watches;
+};
+
+struct loop *loop_new(void)
+{
+	struct loop *l = xzalloc(sizeof(*l));
+
+	l->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (l->epfd < 0) {
+		free(l);
+		return NULL;
+	}
+	return l;
+}
+
+static struct watch *find_watch(struct loop *l, int fd)
+{
+	struct watch *w;
+
+	for (w = l->watches; w; w = w->next)
+		if (w->fd == fd && !w->removed)
+			return w;
+	return NULL;
+}
+
+int loop_add(struct loop *l, int fd, unsigned int events, loop_fn fn, void *arg)
+{
+	struct watch *w = xzalloc(sizeof(*w));
+	struct epoll_event ev = { .events = events, .data.ptr = w };
+
+	w->fd = fd;
+	w->fn = fn;
+	w->arg = arg;
+	if (epoll_ctl(l->epfd, EPOLL_CTL_ADD, fd, &ev)) {
+		int err = -errno;
+
+		free(w);
+		return err;
+	}
+	w->next = l->watches;
+	l->watches = w;
+	return 0;
+}
+
+int loop_mod(struct loop *l, int fd, unsigned int events)
+{
+	struct watch *w = find_watch(l, fd);
+	struct epoll_event ev = { .events = events, .data.ptr = w };
+
+	if (!w)
+		return -ENOENT;
+	return epoll_ctl(l->epfd, EPOLL_CTL_MOD, fd, &ev) ? -errno : 0;
+}
+
+void loop_del(struct loop *l, int fd)
+{
+	struct watch *w = find_watch(l, fd);
+
+	if (!w)
+		return;
+	epoll_ctl(l->epfd, EPOLL_CTL_DEL, fd, NULL);
+	w->removed = true;
+}
+
+int loop_add_timer(struct loop *l, unsigned int interval_ms, loop_fn fn, void *arg)
+{
+	struct itimerspec its = {
+		.it_interval = { interval_ms / 1000, (interval_ms % 1000) * 1000000L },
+		.it_value = { interval_ms / 1000, (interval_ms % 1000) * 1000000L },
+	};
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	if (timerfd_settime(fd, 0, &its, NULL)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	err = loop_add(l, fd, EPOLLIN, fn, arg);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	l->watches->timer = true;
+	return fd;
+}
+
+/* Frees the watches loop_del() removed: none of them is referenced by pending events now. */
+static void reap_removed(struct loop *l)
+{
+	struct watch **p = &l->watches;
+
+	while (*p) {
+		struct watch *w = *p;
+
+		if (w->removed) {
+			*p = w->next;
+			free(w);
+		} else {
+			p = &w->next;
+		}
+	}
+}
+
+int loop_run(struct loop *l)
+{
+	struct epoll_event evs[32];
+
+	l->stopped = false;
+	while (!l->stopped) {
+		int n = epoll_wait(l->epfd, evs, ARRAY_SIZE(evs), -1);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		for (int i = 0; i < n && !l->stopped; i++) {
+			struct watch *w = evs[i].data.ptr;
+
+			if (w->removed)
+				continue;
+			if (w->timer) {
+				unsigned long long expirations;
+
+				if (read(w->fd, &expirations, sizeof(expirations)) < 0)
+					continue;
+			}
+			w->fn(w->arg, w->fd, evs[i].events);
+		}
+		reap_removed(l);
+	}
+	return l->status;
+}
+
+void loop_stop(struct loop *l, int status)
+{
+	l->stopped = true;
+	l->status = status;
+}
+
+void loop_free(struct loop *l)
+{
+	struct watch *w, *next;
+
+	if (!l)
+		return;
+	for (w = l->watches; w; w = next) {
+		next = w->next;
+		if (!w->removed)
+			close(w->fd);
+		free(w);
+	}
+	close(l->epfd);
+	free(l);
+}

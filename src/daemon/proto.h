@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The messages between an unprivileged bperf stat session and the daemon: AF_UNIX
+ * SOCK_SEQPACKET, one fixed-size struct per message, host byte order. Targets are named by
+ * pidfds passed with SCM_RIGHTS, so the daemon knows which process is meant in its own pid
+ * namespace.
+ */
+#ifndef BPERF_DAEMON_PROTO_H
+#define BPERF_DAEMON_PROTO_H
+
+#include <linux/bpf.h>
+#include <linux/perf_event.h>
+#include <linux/types.h>
+
+#define BPERF_PROTO_VERSION 1
+#define BPERF_PROTO_MAX_IDS 64
+#define BPERF_PROTO_MAX_CPUS 1024
+
+enum bperf_msg {
+	MSG_HELLO = 1,
+	MSG_OPEN,
+	MSG_ENABLE,
+	MSG_DISABLE,
+	MSG_READ,
+	MSG_CLOSE,
+	MSG_REPLY,
+};
+
+enum bperf_target {
+	TGT_WORKLOAD = 1,	/* a forked workload: counting starts at its exec (ids[0]'s pidfd) */
+	TGT_PID,		/* -p: processes, with their threads (pidfds) */
+	TGT_TID,		/* -t: threads */
+	TGT_CPUS,		/* -a, -C: ids[] are CPU numbers */
+	TGT_CGROUP,		/* -G: cgroup on ids[] CPUs */
+};
+
+struct bperf_req {
+	__u32 version;		/* BPERF_PROTO_VERSION */
+	__u32 type;		/* enum bperf_msg */
+	__u32 session;		/* from OPEN's reply (ENABLE ... CLOSE) */
+	__u32 target;		/* OPEN: enum bperf_target */
+	struct perf_event_attr attr;	/* OPEN: as the client parsed it; checked, never trusted */
+	__u32 inherit;		/* OPEN: follow children (not -i) */
+	__u32 nr_ids;
+	__s32 ids[BPERF_PROTO_MAX_IDS];	/* TGT_TID tids, TGT_CPUS / TGT_CGROUP cpus */
+	char cgroup[256];	/* TGT_CGROUP: below perf's cgroup mount, as -G takes it */
+};
+
+struct bperf_reply {
+	__u32 version;
+	__u32 type;		/* MSG_REPLY */
+	__u32 session;
+	__s32 err;		/* 0 or -errno: -EACCES refused by perf's rules, -EUSERS over limits */
+	__u32 exclude_kernel;	/* OPEN: counted as :u (perf_event_paranoid), print :u */
+	__u32 nr_values;	/* READ: values[] entries: one per CPU asked, or 1 for threads */
+	struct bpf_perf_event_value values[];	/* READ */
+};
+
+#endif
