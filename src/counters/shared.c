@@ -14,6 +14,7 @@
 #include "../common.h"
 #include "counter.h"
 #include "leader.h"
+#include "shared_join.h"
 
 struct shared_priv {
 	struct leader_handle leader;
@@ -99,7 +100,6 @@ static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	int nr = c->evsel->nr_members > 1 ? c->evsel->nr_members : 1;
 	struct shared_priv *p;
 	struct leader_session_spec spec;
-	struct attr_map map;
 	int err, m;
 
 	/* One slot serves every CPU of the target, and every member of a group. */
@@ -134,23 +134,8 @@ static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	p->map_path = ctx->bpf_attr_map ? ctx->bpf_attr_map : DEFAULT_ATTR_MAP_PATH;
 	build_spec(c, ctx, &spec);
 	spec.enabled = false;
-	err = attr_map_open_locked(&map, p->map_path);
-	if (err) {
-		err = -ECANCELED;	/* reported */
-		goto fail;
-	}
-	err = leader_get(&map, &key, attrs, nr, ctx->verbose, &p->leader);
-	if (!err) {
-		err = leader_slot_claim(&p->leader, &spec, &p->slot);
-		if (err) {
-			pr_err("Failed to join the shared counter for %s: %s", c->evsel->name,
-			       err == -ENOSPC ? "every session slot of its leader is taken" :
-			       strerror(-err));
-			leader_put(&p->leader);
-			err = -ECANCELED;
-		}
-	}
-	attr_map_close(&map);
+	err = shared_join(p->map_path, &key, attrs, nr, &spec, c->evsel->name, ctx->verbose,
+			  &p->leader, &p->slot);
 	if (err)
 		goto fail;
 	p->filter = spec.filter;
@@ -310,20 +295,12 @@ static int shared_read(struct counter *c)
 static void shared_close(struct counter *c)
 {
 	struct shared_priv *p = c->priv;
-	struct attr_map map;
 
 	if (!p)
 		return;
 	if (p->refused)
 		goto out;
-	if (!attr_map_open_locked(&map, p->map_path)) {
-		/* bperf's last session takes the entry out, unless upstream perf's still count */
-		if (leader_slot_release(&p->leader, p->slot))
-			leader_drop_entries(&map, &p->key, &p->leader);
-		attr_map_sweep(&map);
-		attr_map_close(&map);
-	}
-	leader_put(&p->leader);
+	shared_leave(p->map_path, &p->key, &p->leader, p->slot);
 out:
 	free(p->buf);
 	free(p->vals);
