@@ -68,7 +68,7 @@ start_daemon() {
 # stop_daemon SIGNAL: sends it and waits; sets DSTATUS.
 stop_daemon() {
 	kill "-$1" "$DPID"
-	wait "$DPID"
+	wait "$DPID" 2>/dev/null
 	DSTATUS=$?
 }
 
