@@ -44,6 +44,7 @@ struct registry {
 	struct reg_cgroup *cgroups;	/* sorted by path */
 	int nr_counted;
 	double start;
+	bool walked;		/* the first walk's cgroups are there: later ones are new */
 	bool cg_warned;		/* said once why cgroups cannot be counted */
 	struct bpf_perf_event_value *buf;	/* [possible CPUs] */
 	/* the last snapshot's storage, reused */
@@ -304,7 +305,8 @@ void registry_set_cgroups(struct registry *r, const struct cgroup_entry *list, i
 	struct reg_cgroup *gone = xzalloc((r->nr_cgroups + 1) * sizeof(*gone));
 	bool *fresh = xzalloc((nr + 1) * sizeof(*fresh));
 	int i = 0, j = 0, n = 0, nr_gone = 0, nr_fresh = 0;
-	double now = unix_now();
+	/* OpenMetrics' _created: the start for the cgroups there at the start */
+	double now = r->walked ? unix_now() : r->start;
 	struct attr_map map;
 	bool locked = false;
 
@@ -346,6 +348,7 @@ void registry_set_cgroups(struct registry *r, const struct cgroup_entry *list, i
 	r->nr_cgroups = n;
 	if (nr_fresh)
 		take_cgroup_bases(r, next, fresh);
+	r->walked = true;
 	free(gone);
 	free(fresh);
 }
