@@ -172,7 +172,7 @@ static int join_events(struct registry *r)
 		struct reg_event *e = &r->events[i];
 
 		err = shared_join(r->map_path, &e->attr, &e->attr, 1, &spec, e->name, r->verbose,
-				  &e->h, &e->slot);
+				  &e->h, &e->slot, NULL);
 		if (err) {
 			if (err != -ECANCELED)
 				pr_err("bperf daemon: cannot count %s: %s", e->name,
@@ -476,7 +476,7 @@ void registry_close(struct registry *r)
 		struct reg_event *e = &r->events[i];
 
 		if (e->joined)
-			shared_leave(r->map_path, &e->attr, &e->h, e->slot);
+			shared_leave(r->map_path, &e->attr, &e->h, e->slot, 0);
 		free(e->name);
 		free(e->base);
 	}
