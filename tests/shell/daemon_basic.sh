@@ -153,7 +153,7 @@ CG=$ROOT/x
 mkdir "$MNT/$CG"
 wait_cgroups PRESENT "$CG"
 scrape >"$TMP/before" || fail "scrape failed"
-"$BPERF" stat -a -G "$CG" -e page-faults,context-switches -x, -o "$TMP/direct" -- \
+"$BPERF" stat -a -e page-faults,context-switches -G "$CG" -x, -o "$TMP/direct" -- \
 	sh -c "$IN $CG $WORKLOADS/pagetouch 500; $IN $CG $WORKLOADS/pingpong 2000" >/dev/null ||
 	fail "direct bperf stat -G failed"
 scrape >"$TMP/after" || fail "scrape failed"
