@@ -122,6 +122,24 @@ wait_cgroups() {
 	echo "cgroups $want after $((($(date +%s%N) - t0) / 1000000)) ms: $*"
 }
 
+# cg_index_entries: cgroups registered in the live leader the attr map names (one is expected).
+cg_index_entries() {
+	local link prog map
+
+	for link in $(map_link_ids); do
+		prog=$(bpftool -j link show id "$link" 2>/dev/null | jq -r '.prog_id // empty')
+		[ -n "$prog" ] && break
+	done
+	[ -n "$prog" ] || fail "no live leader in $SHARED_MAP"
+	for map in $(bpftool -j prog show id "$prog" | jq -r '.map_ids[]'); do
+		if [ "$(bpftool -j map show id "$map" | jq -r .name)" = cg_index ]; then
+			bpftool -j map dump id "$map" | jq length
+			return
+		fi
+	done
+	fail "leader program $prog has no cg_index map"
+}
+
 # --- the CPU-wide series: every event on every online CPU ---------------------------------
 mkdir "$MNT/$ROOT/old"
 start_daemon
@@ -195,16 +213,36 @@ assert_eq 0 "$DSTATUS" "the daemon's exit status after SIGTERM"
 assert_nothing_left
 echo "SIGTERM: exit 0, nothing left"
 
-# --- SIGKILL: the next session cleans up, the next daemon gets the port -------------------------
+# --- the daemon shares a session's leader; SIGKILL: the next session cleans up, the next daemon
+# gets the port -----------------------------------------------------------------------------
+mkfifo "$TMP/go"
+"$BPERF" stat --bpf-counters -a -e page-faults -x, --bpf-attr-map "$SHARED_MAP" \
+	-o "$TMP/k.out" -- sh -c "read -r _ <$TMP/go" &
+spid=$!
+BG_PIDS+=("$spid")
+for _ in $(seq 100); do
+	[ -n "$(map_link_ids 2>/dev/null)" ] && break
+	sleep 0.1
+done
 start_daemon 0
 port=$PORT
-# a session that joined while the daemon lived holds the leaders after it dies
-"$BPERF" stat --bpf-counters -a -e page-faults -x, --bpf-attr-map "$SHARED_MAP" -- \
-	sh -c 'kill -KILL '"$DPID"'; sleep 0.3' >/dev/null 2>"$TMP/k.err" ||
-	{ cat "$TMP/k.err" >&2; fail "a shared session across the daemon's SIGKILL failed"; }
-wait "$DPID"
+grep -q '^bperf: sharing leader link' "$TMP/daemon.err" &&
+	[ "$(grep -c '^bperf: new leader link' "$TMP/daemon.err")" = 2 ] ||
+	{ cat "$TMP/daemon.err" >&2; fail "the daemon did not share the session's page-faults leader"; }
+# the session holds the leader the daemon shared after the daemon dies: the next session's
+# reclaim frees the daemon's slot and its cgroup registrations there
+before=$(cg_index_entries)
+[ "$before" -ge 2 ] || fail "the daemon's cgroups are not in the leader's cg_index ($before)"
+kill -KILL "$DPID"
+wait "$DPID" 2>/dev/null
 "$BPERF" stat --bpf-counters -a -e page-faults,context-switches,cpu-clock -x, \
 	--bpf-attr-map "$SHARED_MAP" -- true >/dev/null 2>&1 || fail "the next session failed"
+after=$(cg_index_entries)
+assert_eq 0 "$after" "cgroups registered in the shared leader after the daemon's SIGKILL"
+echo >"$TMP/go"
+wait "$spid" || { cat "$TMP/k.out" >&2; fail "a shared session across the daemon's SIGKILL failed"; }
+[[ $(awk -F, '$3 == "page-faults" { print $1 }' "$TMP/k.out") =~ ^[0-9]+$ ]] ||
+	{ cat "$TMP/k.out" >&2; fail "the session across the daemon's SIGKILL counted nothing"; }
 assert_nothing_left
 start_daemon "$port"
 assert_eq "$port" "$PORT" "the new daemon's port"
