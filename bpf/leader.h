@@ -160,7 +160,7 @@ struct leader_state {
 	/* registered cgroups: without any, a switch between cgroups reads nothing either */
 	__u32 nr_cgroups;
 	__u32 exit_link_id;	/* on_process_exit or on_exit_task, 0 where neither attaches */
-	__u32 cg_cursor;	/* where user space looks for a free index next */
+	__u32 cg_cursor;	/* user space's: every index below it is in use */
 };
 
 #endif

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Registering cgroups in a leader's cg_index and reading their sums (bpf/leader.h). The leader
- * adds to an index only while cg_users says the index is the cgroup's, so a new index is zeroed
- * on every CPU and claimed in cg_users before its id goes in cg_index, and a freed one leaves
- * cg_index first: a reading in flight on another CPU may still add to it, which the zeroing
- * before its next use wipes.
+ * adds to an index only while cg_users says the index is the cgroup's: a new index is zeroed on
+ * every CPU and claimed in cg_users before its id goes in cg_index; a freed one leaves cg_index
+ * first, then cg_users, and then a run of the leader on every CPU waits for the readings that
+ * may have found it before (they run with interrupts off, so the test run comes after them):
+ * from then on nothing adds to it, and it can be zeroed for its next cgroup.
  */
 #include <bpf/bpf.h>
 #include <errno.h>
@@ -48,20 +49,22 @@ static bool slots_empty(const struct leader_cg_users *u)
 	return true;
 }
 
-/* The index registered for id and its users, or -ENOENT. */
+/* The index registered for id and its users; -ENOENT, or -ESTALE for an entry not id's. */
 static int find_index(const struct leader_handle *h, __u64 id, __u32 *idx,
 		      struct leader_cg_users *u)
 {
 	struct leader_cg cg;
 
-	if (bpf_map_lookup_elem(h->cg_index_fd, &id, &cg) || cg.idx >= LEADER_MAX_CGROUPS ||
-	    bpf_map_lookup_elem(h->cg_users_fd, &cg.idx, u) || u->id != id)
+	if (bpf_map_lookup_elem(h->cg_index_fd, &id, &cg))
 		return -ENOENT;
+	if (cg.idx >= LEADER_MAX_CGROUPS || bpf_map_lookup_elem(h->cg_users_fd, &cg.idx, u) ||
+	    u->id != id)
+		return -ESTALE;
 	*idx = cg.idx;
 	return 0;
 }
 
-/* cg_index first: from then on the leader adds to the index no more, but for a reading in flight */
+/* Frees idx (the caller then runs the leader on every CPU); the cursor goes back to it. */
 static void free_index(const struct leader_handle *h, __u32 idx, __u64 id, struct leader_state *st)
 {
 	struct leader_cg_users none = { 0 };
@@ -70,6 +73,8 @@ static void free_index(const struct leader_handle *h, __u32 idx, __u64 id, struc
 	bpf_map_update_elem(h->cg_users_fd, &idx, &none, BPF_ANY);
 	if (st->nr_cgroups)
 		st->nr_cgroups--;
+	if (idx < st->cg_cursor)
+		st->cg_cursor = idx;
 }
 
 static int zero_sums(const struct leader_handle *h, __u32 idx)
@@ -87,18 +92,14 @@ static int zero_sums(const struct leader_handle *h, __u32 idx)
 	return err;
 }
 
-/*
- * A free index, from the cursor on: indices are handed out in turn, so a freed one is taken
- * again only after all the others (readings in flight have long ended by then).
- */
+/* The lowest free index: every index below the cursor is in use. */
 static int free_slot_index(const struct leader_handle *h, const struct leader_state *st,
 			   __u32 *idx)
 {
 	struct leader_cg_users u;
-	__u32 n, i;
+	__u32 i;
 
-	for (n = 0; n < LEADER_MAX_CGROUPS; n++) {
-		i = (st->cg_cursor + n) % LEADER_MAX_CGROUPS;
+	for (i = st->cg_cursor; i < LEADER_MAX_CGROUPS; i++) {
 		if (bpf_map_lookup_elem(h->cg_users_fd, &i, &u))
 			return -errno;
 		if (!u.id) {
@@ -118,12 +119,15 @@ int leader_cg_get(struct leader_handle *h, __u32 slot, __u64 cgroup_id, __u32 *i
 
 	if (!cgroup_id || slot >= LEADER_MAX_SESSIONS)
 		return -EINVAL;
-	if (!find_index(h, cgroup_id, idx, &u)) {
+	err = find_index(h, cgroup_id, idx, &u);
+	if (!err) {
 		slot_set(&u, slot, true);
 		return bpf_map_update_elem(h->cg_users_fd, idx, &u, BPF_ANY) ? -errno : 0;
 	}
 	/* an entry whose index is not the cgroup's (half undone): replaced */
-	bpf_map_delete_elem(h->cg_index_fd, &cgroup_id);
+	if (err == -ESTALE)
+		bpf_map_delete_elem(h->cg_index_fd, &cgroup_id);
+	u = (struct leader_cg_users){ .id = cgroup_id };
 	err = read_state(h, &st);
 	if (!err)
 		err = free_slot_index(h, &st, &cg.idx);
@@ -141,7 +145,7 @@ int leader_cg_get(struct leader_handle *h, __u32 slot, __u64 cgroup_id, __u32 *i
 		return err;
 	}
 	st.nr_cgroups++;
-	st.cg_cursor = (cg.idx + 1) % LEADER_MAX_CGROUPS;
+	st.cg_cursor = cg.idx + 1;
 	err = write_state(h, &st);
 	/*
 	 * While nothing was registered (and no thread session read at switches) no CPU kept the
@@ -172,6 +176,7 @@ void leader_cg_put(struct leader_handle *h, __u32 slot, __u64 cgroup_id)
 		return;
 	free_index(h, idx, cgroup_id, &st);
 	write_state(h, &st);
+	leader_sync_locked(h);
 }
 
 /* cg_users whole, in one system call where the kernel has batch lookups: n entries read */
@@ -216,8 +221,10 @@ void leader_cg_reclaim(struct leader_handle *h, const __u64 slots[LEADER_MAX_SES
 			bpf_map_update_elem(h->cg_users_fd, &i, u, BPF_ANY);
 		}
 	}
-	if (changed)
+	if (changed) {
 		write_state(h, &st);
+		leader_sync_locked(h);
+	}
 	free(users);
 }
 

@@ -4,7 +4,11 @@
  * adds every slice to that ran in the cgroup or below it, once per distinct cgroup however many
  * sessions count it. Sessions (-G) and the daemon take differences of those sums, as -a
  * sessions do of prev_readings. Registering and dropping run with the attr map locked; reading
- * needs no lock.
+ * needs no lock. A reader holding the attr map lock brings the sums up to date with
+ * leader_sync_locked() (leader_sync() takes that lock itself).
+ *
+ * Indices are handed out lowest first (the daemon's thousand cgroups take 0 to 999, which
+ * leader_cg_read_batch() reads at once), and a freed one is taken again zeroed.
  */
 #ifndef BPERF_COUNTERS_LEADER_CGROUPS_H
 #define BPERF_COUNTERS_LEADER_CGROUPS_H
