@@ -184,9 +184,13 @@ static int rescan(struct cgwatch *w)
 	int fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int err = fd < 0 ? -errno : 0;
 	unsigned long long t0 = now_ns();
+	struct stat st;
 
 	free(top);
 	list_clear(w);
+	/* a root below the mount's is counted too; the mount's own is cgroup "/", the CPU */
+	if (fd >= 0 && *w->root && !fstat(fd, &st))
+		list_add(w, xstrdup(w->root), st.st_ino);
 	if (fd >= 0)
 		walk(w, fd, w->root);
 	/* a root that went away: no cgroups until it comes back (the repair walk looks) */
