@@ -250,6 +250,46 @@ scrape >"$TMP/m2" || fail "the new daemon does not answer"
 [ -n "$(sum "$TMP/m2" bperf_page_faults_total /)" ] || fail "the new daemon exports nothing"
 echo "SIGKILL: nothing left after the next session; a new daemon listens on port $port again"
 
+# --- perf's config files: [daemon] keys, stat.bpf-counter-events as the default events ---------
+# config_daemon FILE: a daemon with no options but the attr map, reading FILE; its exposition in
+# $TMP/conf.metrics, then SIGTERM
+config_daemon() {
+	local cpid cport
+
+	PERF_CONFIG=$1 "$BPERF" daemon --bpf-attr-map "$SHARED_MAP" 2>"$TMP/conf.err" &
+	cpid=$!
+	BG_PIDS+=("$cpid")
+	for _ in $(seq 100); do
+		cport=$(sed -n 's/^bperf daemon: listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' \
+			"$TMP/conf.err")
+		[ -n "$cport" ] && break
+		kill -0 "$cpid" 2>/dev/null || break
+		sleep 0.1
+	done
+	[ -n "$cport" ] || { cat "$TMP/conf.err" >&2; fail "no daemon with config $1"; }
+	PORT=$cport scrape >"$TMP/conf.metrics" || fail "scrape failed"
+	kill -TERM "$cpid"
+	wait "$cpid" || fail "the daemon of config $1 exited with $?"
+}
+# families FILE: the counter families of an exposition, on one line
+families() {
+	awk '$1 == "#" && $2 == "TYPE" && $4 == "counter" { print $3 }' "$1" | paste -sd' ' -
+}
+printf '[stat]\n\tbpf-counter-events = page-faults\n[daemon]\n\tlisten = 127.0.0.1:0\n' \
+	>"$TMP/conf1"
+printf '\tsocket = none\n\tcgroup-root = %s\n' "$ROOT/x" >>"$TMP/conf1"
+config_daemon "$TMP/conf1"
+assert_eq bperf_page_faults_total "$(families "$TMP/conf.metrics")" \
+	"the families with stat.bpf-counter-events = page-faults"
+[ -n "$(sum "$TMP/conf.metrics" bperf_page_faults_total "/$ROOT/x")" ] &&
+	[ -z "$(sum "$TMP/conf.metrics" bperf_page_faults_total "/$ROOT/old")" ] ||
+	fail "daemon.cgroup-root = $ROOT/x: not its cgroups only"
+printf '[daemon]\n\tevents = context-switches\n' >>"$TMP/conf1"
+config_daemon "$TMP/conf1"
+assert_eq bperf_context_switches_total "$(families "$TMP/conf.metrics")" \
+	"the families with daemon.events = context-switches"
+echo "config: stat.bpf-counter-events, daemon.events, listen, socket and cgroup-root taken"
+
 # --- bad input: one line, non-zero exit, nothing left ---------------------------------------
 # bad CODE WHAT OPTIONS...: the daemon exits with CODE and says one line
 bad() {
