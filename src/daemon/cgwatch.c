@@ -30,7 +30,7 @@ struct cgwatch {
 	int verbose;
 	int inotify_fd;
 	int timer_fd;
-	struct cgroup_entry *list;	/* the cgroups below root, sorted by path between events */
+	struct cgroup_entry *list;	/* the cgroups, sorted by path between events */
 	int nr, cap;
 	struct watched *watched;	/* sorted by wd: the kernel hands them out increasing */
 	int nr_watched, watched_cap;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Finding the cgroups the daemon counts: its cgroup root and every directory below it in perf's
- * cgroup hierarchy (the hierarchy's own root is the CPU-wide series, cgroup "/"), kept up to date with inotify (a watch per directory: inotify is not
- * recursive) and a periodic full rescan that repairs whatever a missed event left behind.
+ * cgroup hierarchy (the hierarchy's own root is the CPU-wide series, cgroup "/"), kept up to
+ * date with inotify (a watch per directory: inotify is not recursive) and a periodic full
+ * rescan that repairs whatever a missed event left behind.
  */
 #ifndef BPERF_DAEMON_CGWATCH_H
 #define BPERF_DAEMON_CGWATCH_H

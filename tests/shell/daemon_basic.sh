@@ -228,7 +228,7 @@ start_daemon 0
 port=$PORT
 grep -q '^bperf: sharing leader link' "$TMP/daemon.err" &&
 	[ "$(grep -c '^bperf: new leader link' "$TMP/daemon.err")" = 2 ] ||
-	{ cat "$TMP/daemon.err" >&2; fail "the daemon did not share the session's page-faults leader"; }
+	{ cat "$TMP/daemon.err" >&2; fail "the daemon did not share the session's leader"; }
 # the session holds the leader the daemon shared after the daemon dies: the next session's
 # reclaim frees the daemon's slot and its cgroup registrations there
 before=$(cg_index_entries)
@@ -240,7 +240,7 @@ wait "$DPID" 2>/dev/null
 after=$(cg_index_entries)
 assert_eq 0 "$after" "cgroups registered in the shared leader after the daemon's SIGKILL"
 echo >"$TMP/go"
-wait "$spid" || { cat "$TMP/k.out" >&2; fail "a shared session across the daemon's SIGKILL failed"; }
+wait "$spid" || { cat "$TMP/k.out" >&2; fail "the session across the daemon's SIGKILL failed"; }
 [[ $(awk -F, '$3 == "page-faults" { print $1 }' "$TMP/k.out") =~ ^[0-9]+$ ]] ||
 	{ cat "$TMP/k.out" >&2; fail "the session across the daemon's SIGKILL counted nothing"; }
 assert_nothing_left
@@ -300,7 +300,8 @@ bad() {
 		>/dev/null 2>"$TMP/bad.err"
 	status=$?
 	lines=$(wc -l <"$TMP/bad.err")
-	[ "$status" = "$code" ] || { cat "$TMP/bad.err" >&2; fail "$what: exit $status, not $code"; }
+	[ "$status" = "$code" ] ||
+		{ cat "$TMP/bad.err" >&2; fail "$what: exit $status, not $code"; }
 	[ "$code" = 129 ] || [ "$lines" = 1 ] ||
 		{ cat "$TMP/bad.err" >&2; fail "$what: $lines lines of error, not one"; }
 	echo "$what: exit $status: $(head -n 1 "$TMP/bad.err")"
