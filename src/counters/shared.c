@@ -4,8 +4,9 @@
  * distinct attr on the host, found through the pinned attr map). A session counting threads
  * reads what the leader credited to its slot; one counting CPUs (-a, -C) takes differences of
  * the leader's raw per-CPU readings, so it costs nothing at a context switch; one counting a
- * cgroup (-G) reads what the leader credited to its slot on each CPU. No BPF trampolines: the
- * leader does all the filtering itself.
+ * cgroup (-G) registers the cgroup with the leader, which sums each registered cgroup once
+ * however many sessions count it, and takes differences of those sums on each CPU. No BPF
+ * trampolines: the leader does all the filtering itself.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "../common.h"
 #include "counter.h"
 #include "leader.h"
+#include "leader_cgroups.h"
 #include "shared_join.h"
 
 struct shared_priv {
@@ -28,7 +30,12 @@ struct shared_priv {
 	 */
 	struct bpf_perf_event_value *vals; /* [member][possible CPUs] */
 	int read_err;	/* of the last read of vals */
-	/* -a / -C: raw readings at the last enable, and the sums of enabled periods before it */
+	__u64 cgroup_id;	/* -G: the cgroup registered with the leader */
+	__u32 cg_idx;		/* and its index in the leader's per-cgroup sums */
+	/*
+	 * -a, -C, -G: the leader's sums (raw readings, or the cgroup's) at the last enable, and
+	 * the sums of enabled periods before it
+	 */
 	struct bpf_perf_event_value *base, *saved; /* [member][possible CPUs] */
 	int nr_members;
 	bool enabled;
@@ -56,7 +63,6 @@ static int build_spec(const struct counter *c, const struct open_ctx *ctx,
 		spec->cpus = t->cpus.cpus;
 		spec->nr_cpus = t->cpus.nr;
 		spec->cgroup_id = c->evsel->cgroup->id;
-		spec->cgroup_level = c->evsel->cgroup->level;
 		return 0;
 	}
 	if (t->system_wide && t->threads.tids[0] == -1) {
@@ -135,16 +141,17 @@ static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	build_spec(c, ctx, &spec);
 	spec.enabled = false;
 	err = shared_join(p->map_path, &key, attrs, nr, &spec, c->evsel->name, ctx->verbose,
-			  &p->leader, &p->slot);
+			  &p->leader, &p->slot, &p->cg_idx);
 	if (err)
 		goto fail;
 	p->filter = spec.filter;
+	p->cgroup_id = spec.cgroup_id;
 	p->target = ctx->target;
 	p->key = key;
 	p->buf = xzalloc(p->leader.nr_cpus * sizeof(*p->buf));
 	p->vals = xzalloc(nr * p->leader.nr_cpus * sizeof(*p->vals));
 	p->nr_members = nr;
-	if (p->filter == FILTER_CPU) {
+	if (p->filter != FILTER_TID) {
 		p->base = xzalloc(nr * p->leader.nr_cpus * sizeof(*p->base));
 		p->saved = xzalloc(nr * p->leader.nr_cpus * sizeof(*p->saved));
 	}
@@ -164,7 +171,15 @@ static void add_value(struct bpf_perf_event_value *sum, const struct bpf_perf_ev
 	sum->running += now->running - then->running;
 }
 
-/* -a / -C: the raw readings start (enable) or close (disable) a counted period. */
+/* -a / -C: the leader's raw readings; -G: its sums of the session's cgroup. */
+static int read_sums(const struct shared_priv *p, int member, struct bpf_perf_event_value *out)
+{
+	if (p->filter == FILTER_CGROUP)
+		return leader_cg_read(&p->leader, p->cg_idx, member, out);
+	return leader_read_raw(&p->leader, member, out);
+}
+
+/* -a, -C, -G: the leader's sums start (enable) or close (disable) a counted period. */
 static int mark_cpu_period(struct shared_priv *p, bool enabled)
 {
 	__u32 nr_cpus = p->leader.nr_cpus, cpu;
@@ -174,7 +189,7 @@ static int mark_cpu_period(struct shared_priv *p, bool enabled)
 		struct bpf_perf_event_value *base = &p->base[m * nr_cpus];
 		struct bpf_perf_event_value *saved = &p->saved[m * nr_cpus];
 
-		err = leader_read_raw(&p->leader, m, p->buf);
+		err = read_sums(p, m, p->buf);
 		if (err)
 			return err;
 		for (cpu = 0; cpu < nr_cpus; cpu++) {
@@ -197,14 +212,14 @@ static int shared_set_enabled(struct counter *c, bool enabled)
 		return 0;
 	/* Slices that ran before this moment belong to the old state. */
 	err = leader_sync(&p->leader);
-	if (!err && p->filter == FILTER_CPU && enabled != p->enabled)
+	if (!err && p->filter != FILTER_TID && enabled != p->enabled)
 		err = mark_cpu_period(p, enabled);
 	if (err)
 		return err;
 	return leader_slot_set_enabled(&p->leader, p->slot, enabled);
 }
 
-/* -a / -C: what each CPU counted in the enabled periods so far, into out[possible CPUs]. */
+/* -a, -C, -G: what each CPU counted in the enabled periods so far, into out[possible CPUs]. */
 static int read_cpu_counts(struct shared_priv *p, int member, struct bpf_perf_event_value *out)
 {
 	__u32 nr_cpus = p->leader.nr_cpus, cpu;
@@ -212,7 +227,7 @@ static int read_cpu_counts(struct shared_priv *p, int member, struct bpf_perf_ev
 	const struct bpf_perf_event_value *saved = &p->saved[member * nr_cpus];
 	int err;
 
-	err = leader_read_raw(&p->leader, member, out);
+	err = read_sums(p, member, out);
 	if (err)
 		return err;
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
@@ -234,7 +249,7 @@ static int read_members(struct shared_priv *p)
 	for (m = 0; m < p->nr_members && !err; m++) {
 		struct bpf_perf_event_value *out = &p->vals[m * p->leader.nr_cpus];
 
-		if (p->filter == FILTER_CPU)
+		if (p->filter != FILTER_TID)
 			err = read_cpu_counts(p, m, out);
 		else
 			err = leader_read(&p->leader, p->slot, m, out);
@@ -300,7 +315,8 @@ static void shared_close(struct counter *c)
 		return;
 	if (p->refused)
 		goto out;
-	shared_leave(p->map_path, &p->key, &p->leader, p->slot);
+	shared_leave(p->map_path, &p->key, &p->leader, p->slot,
+		     p->filter == FILTER_CGROUP ? p->cgroup_id : 0);
 out:
 	free(p->buf);
 	free(p->vals);

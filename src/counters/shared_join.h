@@ -14,18 +14,20 @@
 
 /*
  * Takes the leader of attrs[0..nr) filed under key in the attr map at map_path (made if there
- * is none) and a slot in it for spec. name is the event's for messages. Returns 0, -ECANCELED
- * after printing why, or the kernel's refusal of the event (<not supported>, nothing printed).
+ * is none) and a slot in it for spec, and for FILTER_CGROUP registers spec->cgroup_id
+ * (its index in *cg_idx). name is the event's for messages. Returns 0, -ECANCELED after
+ * printing why, or the kernel's refusal of the event (<not supported>, nothing printed).
  */
 int shared_join(const char *map_path, const struct perf_event_attr *key,
 		const struct perf_event_attr *attrs, int nr, const struct leader_session_spec *spec,
-		const char *name, int verbose, struct leader_handle *h, __u32 *slot);
+		const char *name, int verbose, struct leader_handle *h, __u32 *slot, __u32 *cg_idx);
 
 /*
- * Frees the slot and the handle's fds; bperf's last session of the leader takes its attr map
- * entries out (unless upstream perf's sessions still follow it).
+ * Drops the slot's registration of cgroup_id (0: none), frees the slot and the handle's fds;
+ * bperf's last session of the leader takes its attr map entries out (unless upstream perf's
+ * sessions still follow it).
  */
 void shared_leave(const char *map_path, const struct perf_event_attr *key,
-		  struct leader_handle *h, __u32 slot);
+		  struct leader_handle *h, __u32 slot, __u64 cgroup_id);
 
 #endif
