@@ -47,7 +47,7 @@ struct registry {
 	bool walked;		/* the first walk's cgroups are there: later ones are new */
 	bool cg_warned;		/* said once why cgroups cannot be counted */
 	struct bpf_perf_event_value *buf;	/* [possible CPUs] */
-	struct bpf_perf_event_value *batch;	/* a leader's sums of a range of cgroup indices */
+	struct bpf_perf_event_value *batch;	/* a leader's sums of a range of indices */
 	size_t batch_cap;
 	/* the last snapshot's storage, reused */
 	struct snap_event *snap_events;

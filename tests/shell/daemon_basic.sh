@@ -153,8 +153,8 @@ done
 echo "cgroup=\"/\" series on CPUs $online for $FAMILIES"
 [ -n "$(sum "$TMP/m1" bperf_page_faults_total "/$ROOT/old")" ] ||
 	fail "the cgroup made before the start is not counted"
-[ -z "$(sum "$TMP/m1" bperf_page_faults_total "/$ROOT")" ] ||
-	fail "the cgroup root itself is exported"
+[ -n "$(sum "$TMP/m1" bperf_page_faults_total "/$ROOT")" ] ||
+	fail "the cgroup root itself is not counted"
 
 # --- cgroups made and removed while it runs ------------------------------------------------
 mkdir "$MNT/$ROOT/a"
@@ -228,7 +228,7 @@ start_daemon 0
 port=$PORT
 grep -q '^bperf: sharing leader link' "$TMP/daemon.err" &&
 	[ "$(grep -c '^bperf: new leader link' "$TMP/daemon.err")" = 2 ] ||
-	{ cat "$TMP/daemon.err" >&2; fail "the daemon did not share the session's page-faults leader"; }
+	{ cat "$TMP/daemon.err" >&2; fail "the daemon did not share the session's leader"; }
 # the session holds the leader the daemon shared after the daemon dies: the next session's
 # reclaim frees the daemon's slot and its cgroup registrations there
 before=$(cg_index_entries)
@@ -240,7 +240,7 @@ wait "$DPID" 2>/dev/null
 after=$(cg_index_entries)
 assert_eq 0 "$after" "cgroups registered in the shared leader after the daemon's SIGKILL"
 echo >"$TMP/go"
-wait "$spid" || { cat "$TMP/k.out" >&2; fail "a shared session across the daemon's SIGKILL failed"; }
+wait "$spid" || { cat "$TMP/k.out" >&2; fail "the session across the daemon's SIGKILL failed"; }
 [[ $(awk -F, '$3 == "page-faults" { print $1 }' "$TMP/k.out") =~ ^[0-9]+$ ]] ||
 	{ cat "$TMP/k.out" >&2; fail "the session across the daemon's SIGKILL counted nothing"; }
 assert_nothing_left
@@ -249,6 +249,46 @@ assert_eq "$port" "$PORT" "the new daemon's port"
 scrape >"$TMP/m2" || fail "the new daemon does not answer"
 [ -n "$(sum "$TMP/m2" bperf_page_faults_total /)" ] || fail "the new daemon exports nothing"
 echo "SIGKILL: nothing left after the next session; a new daemon listens on port $port again"
+
+# --- perf's config files: [daemon] keys, stat.bpf-counter-events as the default events ---------
+# config_daemon FILE: a daemon with no options but the attr map, reading FILE; its exposition in
+# $TMP/conf.metrics, then SIGTERM
+config_daemon() {
+	local cpid cport
+
+	PERF_CONFIG=$1 "$BPERF" daemon --bpf-attr-map "$SHARED_MAP" 2>"$TMP/conf.err" &
+	cpid=$!
+	BG_PIDS+=("$cpid")
+	for _ in $(seq 100); do
+		cport=$(sed -n 's/^bperf daemon: listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' \
+			"$TMP/conf.err")
+		[ -n "$cport" ] && break
+		kill -0 "$cpid" 2>/dev/null || break
+		sleep 0.1
+	done
+	[ -n "$cport" ] || { cat "$TMP/conf.err" >&2; fail "no daemon with config $1"; }
+	PORT=$cport scrape >"$TMP/conf.metrics" || fail "scrape failed"
+	kill -TERM "$cpid"
+	wait "$cpid" || fail "the daemon of config $1 exited with $?"
+}
+# families FILE: the counter families of an exposition, on one line
+families() {
+	awk '$1 == "#" && $2 == "TYPE" && $4 == "counter" { print $3 }' "$1" | paste -sd' ' -
+}
+printf '[stat]\n\tbpf-counter-events = page-faults\n[daemon]\n\tlisten = 127.0.0.1:0\n' \
+	>"$TMP/conf1"
+printf '\tsocket = none\n\tcgroup-root = %s\n' "$ROOT/x" >>"$TMP/conf1"
+config_daemon "$TMP/conf1"
+assert_eq bperf_page_faults_total "$(families "$TMP/conf.metrics")" \
+	"the families with stat.bpf-counter-events = page-faults"
+[ -n "$(sum "$TMP/conf.metrics" bperf_page_faults_total "/$ROOT/x")" ] &&
+	[ -z "$(sum "$TMP/conf.metrics" bperf_page_faults_total "/$ROOT/old")" ] ||
+	fail "daemon.cgroup-root = $ROOT/x: not its cgroups only"
+printf '[daemon]\n\tevents = context-switches\n' >>"$TMP/conf1"
+config_daemon "$TMP/conf1"
+assert_eq bperf_context_switches_total "$(families "$TMP/conf.metrics")" \
+	"the families with daemon.events = context-switches"
+echo "config: stat.bpf-counter-events, daemon.events, listen, socket and cgroup-root taken"
 
 # --- bad input: one line, non-zero exit, nothing left ---------------------------------------
 # bad CODE WHAT OPTIONS...: the daemon exits with CODE and says one line
@@ -260,7 +300,8 @@ bad() {
 		>/dev/null 2>"$TMP/bad.err"
 	status=$?
 	lines=$(wc -l <"$TMP/bad.err")
-	[ "$status" = "$code" ] || { cat "$TMP/bad.err" >&2; fail "$what: exit $status, not $code"; }
+	[ "$status" = "$code" ] ||
+		{ cat "$TMP/bad.err" >&2; fail "$what: exit $status, not $code"; }
 	[ "$code" = 129 ] || [ "$lines" = 1 ] ||
 		{ cat "$TMP/bad.err" >&2; fail "$what: $lines lines of error, not one"; }
 	echo "$what: exit $status: $(head -n 1 "$TMP/bad.err")"
