@@ -46,7 +46,7 @@ fi
 daemon_start daemon -e page-faults,context-switches,cpu-clock --cgroup-root "$ROOT"
 grep -q 'per-cgroup counting is not available' "$TMP/daemon.err" &&
 	fail "the daemon exports no per-cgroup series: $(cat "$TMP/daemon.err")"
-want=${#NAMES[@]}	# the cgroups below the root (the root itself is not one of them)
+want=$((${#NAMES[@]} + 1))	# the root and its children
 for _ in $(seq 40); do
 	[ "$(daemon_gauge bperf_daemon_cgroups)" = "$want" ] && break
 	sleep 0.05
@@ -62,7 +62,7 @@ rc=$?
 if [ $rc -ne 0 ] || [ -s "$TMP/promtool.out" ]; then
 	fail "promtool check metrics (exit $rc): $(cat "$TMP/promtool.out")"
 fi
-for label in "/$ROOT/q\\\"uote" "/$ROOT/back\\\\slash" "/$ROOT/tab"$'\t'"x" \
+for label in "/$ROOT" "/$ROOT/q\\\"uote" "/$ROOT/back\\\\slash" "/$ROOT/tab"$'\t'"x" \
 	     "/$ROOT/ff\\\\xff" "/$ROOT/caf"$'\xc3\xa9' "/$ROOT/plain"; do
 	grep -qF "bperf_page_faults_total{cgroup=\"$label\",cpu=\"" "$TMP/text" ||
 		fail "no page-faults series with cgroup=\"$label\" in the text format"
@@ -85,7 +85,7 @@ assert_eq "up" "$health" "target health (last error: $err)"
 # jq a byte 0xff (jq would read U+FFFD): the exported spelling of that one is the text "\xff".
 got=$(prom_query "count by (cgroup) (bperf_page_faults_total{cgroup=~\"/$ROOT.*\"})" |
 	jq -c '[.data.result[].metric.cgroup] | sort')
-exp=$(jq -cn --arg r "/$ROOT" '[$r + "/q\"uote", $r + "/back\\slash", $r + "/tab\tx",
+exp=$(jq -cn --arg r "/$ROOT" '[$r, $r + "/q\"uote", $r + "/back\\slash", $r + "/tab\tx",
 	$r + "/ff\\xff", $r + "/café", $r + "/plain"] | sort')
 assert_eq "$exp" "$got" "cgroup labels in Prometheus"
 unit=$(curl -sfG "$PROM/api/v1/targets/metadata" --data-urlencode \
