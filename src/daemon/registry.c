@@ -29,6 +29,7 @@ struct reg_cgroup {
 	__u64 id;
 	double created;
 	bool counted;		/* registered in every leader */
+	bool tried;		/* registration was tried (else: the attr map could not be locked) */
 	__u32 *idx;		/* [event]: its index in each leader */
 	struct bpf_perf_event_value *base;	/* [event][possible CPU]: sums at registration */
 };
@@ -250,7 +251,9 @@ static void cgroup_register(struct registry *r, struct reg_cgroup *cg)
 {
 	int i, err = 0;
 
-	cg->idx = xzalloc(r->nr_events * sizeof(*cg->idx));
+	cg->tried = true;
+	if (!cg->idx)
+		cg->idx = xzalloc(r->nr_events * sizeof(*cg->idx));
 	for (i = 0; i < r->nr_events && !err; i++)
 		err = leader_cg_get(&r->events[i].h, r->events[i].slot, cg->id, &cg->idx[i]);
 	if (err) {
@@ -264,14 +267,17 @@ static void cgroup_register(struct registry *r, struct reg_cgroup *cg)
 	pr_debug(r->verbose, 2, "bperf daemon: counting cgroup %s", cg->path);
 }
 
-/* The attr map is locked. */
-static void cgroup_unregister(struct registry *r, struct reg_cgroup *cg)
+/*
+ * locked: the attr map is, and the registrations are dropped; else they stay in the leaders
+ * until the daemon's slots are released, which drops them all.
+ */
+static void cgroup_unregister(struct registry *r, struct reg_cgroup *cg, bool locked)
 {
 	int i;
 
 	if (!cg->counted)
 		return;
-	for (i = 0; i < r->nr_events; i++)
+	for (i = 0; i < r->nr_events && locked; i++)
 		leader_cg_put(&r->events[i].h, r->events[i].slot, cg->id);
 	cg->counted = false;
 	r->nr_counted--;
@@ -318,7 +324,14 @@ void registry_set_cgroups(struct registry *r, const struct cgroup_entry *list, i
 			  strcmp(r->cgroups[i].path, list[j].path);
 
 		if (cmp == 0 && r->cgroups[i].id == list[j].id) {
-			next[n++] = r->cgroups[i++];
+			/* one the attr map's lock kept out last time is tried again */
+			next[n] = r->cgroups[i++];
+			if (!next[n].tried) {
+				next[n].created = now;
+				fresh[n] = true;
+				nr_fresh++;
+			}
+			n++;
 			j++;
 			continue;
 		}
@@ -336,8 +349,7 @@ void registry_set_cgroups(struct registry *r, const struct cgroup_entry *list, i
 	if ((nr_gone || nr_fresh) && r->nr_events)
 		locked = !attr_map_open_locked(&map, r->map_path);
 	for (i = 0; i < nr_gone; i++) {
-		if (locked)
-			cgroup_unregister(r, &gone[i]);
+		cgroup_unregister(r, &gone[i], locked);
 		cgroup_free(&gone[i]);
 	}
 	for (i = 0; i < n && locked; i++)
@@ -503,10 +515,13 @@ void registry_close(struct registry *r)
 
 	if (!r)
 		return;
-	if (r->nr_counted && !attr_map_open_locked(&map, r->map_path)) {
+	if (r->nr_counted) {
+		bool locked = !attr_map_open_locked(&map, r->map_path);
+
 		for (i = 0; i < r->nr_cgroups; i++)
-			cgroup_unregister(r, &r->cgroups[i]);
-		attr_map_close(&map);
+			cgroup_unregister(r, &r->cgroups[i], locked);
+		if (locked)
+			attr_map_close(&map);
 	}
 	for (i = 0; i < r->nr_cgroups; i++)
 		cgroup_free(&r->cgroups[i]);
