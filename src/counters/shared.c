@@ -14,12 +14,11 @@
 #include "../common.h"
 #include "counter.h"
 #include "leader.h"
+#include "shared.h"
 
 struct shared_priv {
 	struct leader_handle leader;
-	__u32 slot;
-	enum leader_filter_type filter;	/* but for FILTER_TID (-a, -C, -G), counts stay per CPU */
-	struct bpf_perf_event_value *buf; /* [possible CPUs] */
+	struct shared_slot s;
 	/*
 	 * Every member's sums, read at once when the group's leader is read: perf reads a group
 	 * in one read, with one enabled and running time for all its members (those of the
@@ -27,10 +26,6 @@ struct shared_priv {
 	 */
 	struct bpf_perf_event_value *vals; /* [member][possible CPUs] */
 	int read_err;	/* of the last read of vals */
-	/* -a / -C: raw readings at the last enable, and the sums of enabled periods before it */
-	struct bpf_perf_event_value *base, *saved; /* [member][possible CPUs] */
-	int nr_members;
-	bool enabled;
 	/*
 	 * A group the PMU cannot hold (more members than counters): no leader, and each
 	 * member's refusal (0 for those the kernel took). perf prints such a group as
@@ -99,7 +94,6 @@ static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	int nr = c->evsel->nr_members > 1 ? c->evsel->nr_members : 1;
 	struct shared_priv *p;
 	struct leader_session_spec spec;
-	struct attr_map map;
 	int err, m;
 
 	/* One slot serves every CPU of the target, and every member of a group. */
@@ -134,41 +128,60 @@ static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	p->map_path = ctx->bpf_attr_map ? ctx->bpf_attr_map : DEFAULT_ATTR_MAP_PATH;
 	build_spec(c, ctx, &spec);
 	spec.enabled = false;
-	err = attr_map_open_locked(&map, p->map_path);
-	if (err) {
-		err = -ECANCELED;	/* reported */
-		goto fail;
-	}
-	err = leader_get(&map, &key, attrs, nr, ctx->verbose, &p->leader);
-	if (!err) {
-		err = leader_slot_claim(&p->leader, &spec, &p->slot);
-		if (err) {
-			pr_err("Failed to join the shared counter for %s: %s", c->evsel->name,
-			       err == -ENOSPC ? "every session slot of its leader is taken" :
-			       strerror(-err));
-			leader_put(&p->leader);
-			err = -ECANCELED;
-		}
-	}
-	attr_map_close(&map);
+	err = shared_slot_join(&p->s, &p->leader, false, p->map_path, &key, attrs, nr, &spec,
+			       ctx->verbose, c->evsel->name);
 	if (err)
 		goto fail;
-	p->filter = spec.filter;
 	p->target = ctx->target;
 	p->key = key;
-	p->buf = xzalloc(p->leader.nr_cpus * sizeof(*p->buf));
 	p->vals = xzalloc(nr * p->leader.nr_cpus * sizeof(*p->vals));
-	p->nr_members = nr;
-	if (p->filter == FILTER_CPU) {
-		p->base = xzalloc(nr * p->leader.nr_cpus * sizeof(*p->base));
-		p->saved = xzalloc(nr * p->leader.nr_cpus * sizeof(*p->saved));
-	}
 	c->priv = p;
 	return 0;
 fail:
 	free(p);
 	/* -ECANCELED: reported already; an unsupported event's errno: <not supported> */
 	return err;
+}
+
+int shared_slot_join(struct shared_slot *s, struct leader_handle *h, bool have_leader,
+		     const char *map_path, const struct perf_event_attr *key,
+		     const struct perf_event_attr *attrs, int nr,
+		     const struct leader_session_spec *spec, int verbose, const char *name)
+{
+	struct attr_map map;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	err = attr_map_open_locked(&map, map_path);
+	if (err)
+		return -ECANCELED;	/* reported */
+	err = have_leader ? 0 : leader_get(&map, key, attrs, nr, verbose, h);
+	if (err) {
+		attr_map_close(&map);
+		return err;
+	}
+	err = leader_slot_claim(h, spec, &s->slot);
+	attr_map_close(&map);
+	if (err) {
+		if (name) {
+			pr_err("Failed to join the shared counter for %s: %s", name,
+			       err == -ENOSPC ? "every session slot of its leader is taken" :
+			       strerror(-err));
+			err = -ECANCELED;
+		}
+		if (!have_leader)
+			leader_put(h);
+		return err;
+	}
+	s->leader = h;
+	s->filter = spec->filter;
+	s->nr_members = nr;
+	s->buf = xzalloc(h->nr_cpus * sizeof(*s->buf));
+	if (s->filter == FILTER_CPU) {
+		s->base = xzalloc(nr * h->nr_cpus * sizeof(*s->base));
+		s->saved = xzalloc(nr * h->nr_cpus * sizeof(*s->saved));
+	}
+	return 0;
 }
 
 static void add_value(struct bpf_perf_event_value *sum, const struct bpf_perf_event_value *now,
@@ -180,80 +193,109 @@ static void add_value(struct bpf_perf_event_value *sum, const struct bpf_perf_ev
 }
 
 /* -a / -C: the raw readings start (enable) or close (disable) a counted period. */
-static int mark_cpu_period(struct shared_priv *p, bool enabled)
+static int mark_cpu_period(struct shared_slot *s, bool enabled)
 {
-	__u32 nr_cpus = p->leader.nr_cpus, cpu;
-	int m, err;
+	__u32 nr_cpus = s->leader->nr_cpus, cpu, m;
+	int err;
 
-	for (m = 0; m < p->nr_members; m++) {
-		struct bpf_perf_event_value *base = &p->base[m * nr_cpus];
-		struct bpf_perf_event_value *saved = &p->saved[m * nr_cpus];
+	for (m = 0; m < s->nr_members; m++) {
+		struct bpf_perf_event_value *base = &s->base[m * nr_cpus];
+		struct bpf_perf_event_value *saved = &s->saved[m * nr_cpus];
 
-		err = leader_read_raw(&p->leader, m, p->buf);
+		err = leader_read_raw(s->leader, m, s->buf);
 		if (err)
 			return err;
 		for (cpu = 0; cpu < nr_cpus; cpu++) {
-			if (p->enabled && !enabled)
-				add_value(&saved[cpu], &p->buf[cpu], &base[cpu]);
-			base[cpu] = p->buf[cpu];
+			if (s->enabled && !enabled)
+				add_value(&saved[cpu], &s->buf[cpu], &base[cpu]);
+			base[cpu] = s->buf[cpu];
 		}
 	}
-	p->enabled = enabled;
 	return 0;
 }
 
-static int shared_set_enabled(struct counter *c, bool enabled)
+int shared_slot_set_enabled(struct shared_slot *s, bool enabled)
 {
-	struct shared_priv *p = c->priv;
 	int err;
 
-	/* a group's members share their leader's slot */
-	if (!p || p->refused || c->leader != c)
-		return 0;
 	/* Slices that ran before this moment belong to the old state. */
-	err = leader_sync(&p->leader);
-	if (!err && p->filter == FILTER_CPU && enabled != p->enabled)
-		err = mark_cpu_period(p, enabled);
+	err = leader_sync(s->leader);
+	if (!err && s->filter == FILTER_CPU && enabled != s->enabled)
+		err = mark_cpu_period(s, enabled);
 	if (err)
 		return err;
-	return leader_slot_set_enabled(&p->leader, p->slot, enabled);
+	s->enabled = enabled;
+	return leader_slot_set_enabled(s->leader, s->slot, enabled);
 }
 
 /* -a / -C: what each CPU counted in the enabled periods so far, into out[possible CPUs]. */
-static int read_cpu_counts(struct shared_priv *p, int member, struct bpf_perf_event_value *out)
+static int read_cpu_counts(struct shared_slot *s, __u32 member, struct bpf_perf_event_value *out)
 {
-	__u32 nr_cpus = p->leader.nr_cpus, cpu;
-	const struct bpf_perf_event_value *base = &p->base[member * nr_cpus];
-	const struct bpf_perf_event_value *saved = &p->saved[member * nr_cpus];
+	__u32 nr_cpus = s->leader->nr_cpus, cpu;
+	const struct bpf_perf_event_value *base = &s->base[member * nr_cpus];
+	const struct bpf_perf_event_value *saved = &s->saved[member * nr_cpus];
 	int err;
 
-	err = leader_read_raw(&p->leader, member, out);
+	err = leader_read_raw(s->leader, member, out);
 	if (err)
 		return err;
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		struct bpf_perf_event_value sum = saved[cpu];
 
-		if (p->enabled)
+		if (s->enabled)
 			add_value(&sum, &out[cpu], &base[cpu]);
 		out[cpu] = sum;
 	}
 	return 0;
 }
 
+int shared_slot_read(struct shared_slot *s, __u32 member, struct bpf_perf_event_value *out)
+{
+	if (s->filter == FILTER_CPU)
+		return read_cpu_counts(s, member, out);
+	return leader_read(s->leader, s->slot, member, out);
+}
+
+bool shared_slot_leave(struct shared_slot *s, const char *map_path,
+		       const struct perf_event_attr *key)
+{
+	struct attr_map map;
+	bool last = false;
+
+	if (!attr_map_open_locked(&map, map_path)) {
+		/* bperf's last session takes the entry out, unless upstream perf's still count */
+		last = leader_slot_release(s->leader, s->slot);
+		if (last)
+			leader_drop_entries(&map, key, s->leader);
+		attr_map_sweep(&map);
+		attr_map_close(&map);
+	}
+	free(s->buf);
+	free(s->base);
+	free(s->saved);
+	memset(s, 0, sizeof(*s));
+	return last;
+}
+
+static int shared_set_enabled(struct counter *c, bool enabled)
+{
+	struct shared_priv *p = c->priv;
+
+	/* a group's members share their leader's slot */
+	if (!p || p->refused || c->leader != c)
+		return 0;
+	return shared_slot_set_enabled(&p->s, enabled);
+}
+
 /* Brings the leader up to date and reads every member's sums into p->vals. */
 static int read_members(struct shared_priv *p)
 {
-	int err, m;
+	__u32 m;
+	int err;
 
 	err = leader_sync(&p->leader);
-	for (m = 0; m < p->nr_members && !err; m++) {
-		struct bpf_perf_event_value *out = &p->vals[m * p->leader.nr_cpus];
-
-		if (p->filter == FILTER_CPU)
-			err = read_cpu_counts(p, m, out);
-		else
-			err = leader_read(&p->leader, p->slot, m, out);
-	}
+	for (m = 0; m < p->s.nr_members && !err; m++)
+		err = shared_slot_read(&p->s, m, &p->vals[m * p->leader.nr_cpus]);
 	return err;
 }
 
@@ -287,7 +329,7 @@ static int shared_read(struct counter *c)
 	vals = &p->vals[c->member_idx * p->leader.nr_cpus];
 	times = p->vals;
 	memset(c->counts, 0, c->nr_cpus * c->nr_threads * sizeof(*c->counts));
-	if (p->filter != FILTER_TID) {
+	if (p->s.filter != FILTER_TID) {
 		t = p->target;
 		for (i = 0; i < c->nr_cpus; i++) {
 			cpu = t->cpus.cpus[i];
@@ -310,25 +352,14 @@ static int shared_read(struct counter *c)
 static void shared_close(struct counter *c)
 {
 	struct shared_priv *p = c->priv;
-	struct attr_map map;
 
 	if (!p)
 		return;
-	if (p->refused)
-		goto out;
-	if (!attr_map_open_locked(&map, p->map_path)) {
-		/* bperf's last session takes the entry out, unless upstream perf's still count */
-		if (leader_slot_release(&p->leader, p->slot))
-			leader_drop_entries(&map, &p->key, &p->leader);
-		attr_map_sweep(&map);
-		attr_map_close(&map);
+	if (!p->refused) {
+		shared_slot_leave(&p->s, p->map_path, &p->key);
+		leader_put(&p->leader);
 	}
-	leader_put(&p->leader);
-out:
-	free(p->buf);
 	free(p->vals);
-	free(p->base);
-	free(p->saved);
 	free(p);
 	c->priv = NULL;
 }
