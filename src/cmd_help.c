@@ -22,6 +22,7 @@ struct command_help {
 /* In the order `--list-cmds` prints them. */
 static const struct command_help commands[] = {
 	{ "config", "Get and set variables in perf's config files", true },
+	{ "daemon", "Count shared events per CPU and cgroup for Prometheus", true },
 	{ "data", "Read perf record files: dump, csv tables, top functions", true },
 	{ "help", "Show the commands, or bperf's manual", false },
 	{ "list", "List the events bperf can count", true },

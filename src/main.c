@@ -9,6 +9,7 @@
 #include "cmd_data.h"
 #include "common.h"
 #include "config.h"
+#include "daemon/daemon.h"
 #include "events/evlist.h"
 #include "events/tracepoint.h"
 #include "stat/cmd_stat.h"
@@ -165,6 +166,8 @@ int main(int argc, char **argv)
 	cmd = args[0];
 	if (!strcmp(cmd, "stat"))
 		return cmd_stat(argc, args, &top);
+	if (!strcmp(cmd, "daemon"))
+		return cmd_daemon(argc, args);
 	if (!strcmp(cmd, "data"))
 		return cmd_data(argc, args);
 	if (!strcmp(cmd, "config"))

@@ -25,6 +25,9 @@ PACKAGES=(
 	# which the build turns into bperf's vendor events and metrics
 	linux-source-6.1
 	python3	# tests/shell/pmu_tables_vs_jevents.sh runs perf's own table generator
+	# bperf daemon's exporter: a real Prometheus 2.42 and promtool scrape and lint it
+	# (tests/shell/daemon_*.sh), curl fetches /metrics (bench/scrape)
+	prometheus curl
 )
 LOCALES=(en_US.UTF-8 de_DE.UTF-8)
 
@@ -66,9 +69,28 @@ if [ ${#missing[@]} -gt 0 ] || [ -n "$update_needed" ]; then
 	as_root "installing ${missing[*]:-nothing (new apt sources)}"
 	apt-get update
 fi
+# prometheus's postinst starts the packaged server on :9090 (invoke-rc.d, deb-systemd-invoke):
+# a policy-rc.d that answers 101 ("action forbidden") keeps every service down during the
+# install; one already there is left as it is.
+POLICY_RC=/usr/sbin/policy-rc.d
+policy_added=
+restore_policy() {
+	if [ -n "$policy_added" ]; then
+		rm -f "$POLICY_RC"
+		policy_added=
+	fi
+}
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "install-deps: installing ${missing[*]}"
+	if [ ! -e "$POLICY_RC" ]; then
+		trap restore_policy EXIT
+		printf '#!/bin/sh\n# bperf install-deps: no service starts now\nexit 101\n' \
+			>"$POLICY_RC"
+		chmod 755 "$POLICY_RC"
+		policy_added=1
+	fi
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+	restore_policy
 fi
 
 # `locale -a` spells them en_US.utf8

@@ -15,6 +15,7 @@
 #include "counter.h"
 #include "leader.h"
 #include "shared.h"
+#include "shared_join.h"
 
 struct shared_priv {
 	struct leader_handle leader;
@@ -94,6 +95,7 @@ static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	int nr = c->evsel->nr_members > 1 ? c->evsel->nr_members : 1;
 	struct shared_priv *p;
 	struct leader_session_spec spec;
+	__u32 slot;
 	int err, m;
 
 	/* One slot serves every CPU of the target, and every member of a group. */
@@ -128,10 +130,11 @@ static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	p->map_path = ctx->bpf_attr_map ? ctx->bpf_attr_map : DEFAULT_ATTR_MAP_PATH;
 	build_spec(c, ctx, &spec);
 	spec.enabled = false;
-	err = shared_slot_join(&p->s, &p->leader, false, p->map_path, &key, attrs, nr, &spec,
-			       ctx->verbose, c->evsel->name);
+	err = shared_join(p->map_path, &key, attrs, nr, &spec, c->evsel->name, ctx->verbose,
+			  &p->leader, &slot);
 	if (err)
 		goto fail;
+	shared_slot_init(&p->s, &p->leader, slot, spec.filter, nr);
 	p->target = ctx->target;
 	p->key = key;
 	p->vals = xzalloc(nr * p->leader.nr_cpus * sizeof(*p->vals));
@@ -143,45 +146,19 @@ fail:
 	return err;
 }
 
-int shared_slot_join(struct shared_slot *s, struct leader_handle *h, bool have_leader,
-		     const char *map_path, const struct perf_event_attr *key,
-		     const struct perf_event_attr *attrs, int nr,
-		     const struct leader_session_spec *spec, int verbose, const char *name)
+void shared_slot_init(struct shared_slot *s, struct leader_handle *h, __u32 slot,
+		      enum leader_filter_type filter, int nr_members)
 {
-	struct attr_map map;
-	int err;
-
 	memset(s, 0, sizeof(*s));
-	err = attr_map_open_locked(&map, map_path);
-	if (err)
-		return -ECANCELED;	/* reported */
-	err = have_leader ? 0 : leader_get(&map, key, attrs, nr, verbose, h);
-	if (err) {
-		attr_map_close(&map);
-		return err;
-	}
-	err = leader_slot_claim(h, spec, &s->slot);
-	attr_map_close(&map);
-	if (err) {
-		if (name) {
-			pr_err("Failed to join the shared counter for %s: %s", name,
-			       err == -ENOSPC ? "every session slot of its leader is taken" :
-			       strerror(-err));
-			err = -ECANCELED;
-		}
-		if (!have_leader)
-			leader_put(h);
-		return err;
-	}
 	s->leader = h;
-	s->filter = spec->filter;
-	s->nr_members = nr;
+	s->slot = slot;
+	s->filter = filter;
+	s->nr_members = nr_members;
 	s->buf = xzalloc(h->nr_cpus * sizeof(*s->buf));
-	if (s->filter == FILTER_CPU) {
-		s->base = xzalloc(nr * h->nr_cpus * sizeof(*s->base));
-		s->saved = xzalloc(nr * h->nr_cpus * sizeof(*s->saved));
+	if (filter == FILTER_CPU) {
+		s->base = xzalloc(nr_members * h->nr_cpus * sizeof(*s->base));
+		s->saved = xzalloc(nr_members * h->nr_cpus * sizeof(*s->saved));
 	}
-	return 0;
 }
 
 static void add_value(struct bpf_perf_event_value *sum, const struct bpf_perf_event_value *now,
@@ -256,25 +233,12 @@ int shared_slot_read(struct shared_slot *s, __u32 member, struct bpf_perf_event_
 	return leader_read(s->leader, s->slot, member, out);
 }
 
-bool shared_slot_leave(struct shared_slot *s, const char *map_path,
-		       const struct perf_event_attr *key)
+void shared_slot_free(struct shared_slot *s)
 {
-	struct attr_map map;
-	bool last = false;
-
-	if (!attr_map_open_locked(&map, map_path)) {
-		/* bperf's last session takes the entry out, unless upstream perf's still count */
-		last = leader_slot_release(s->leader, s->slot);
-		if (last)
-			leader_drop_entries(&map, key, s->leader);
-		attr_map_sweep(&map);
-		attr_map_close(&map);
-	}
 	free(s->buf);
 	free(s->base);
 	free(s->saved);
 	memset(s, 0, sizeof(*s));
-	return last;
 }
 
 static int shared_set_enabled(struct counter *c, bool enabled)
@@ -356,8 +320,8 @@ static void shared_close(struct counter *c)
 	if (!p)
 		return;
 	if (!p->refused) {
-		shared_slot_leave(&p->s, p->map_path, &p->key);
-		leader_put(&p->leader);
+		shared_leave(p->map_path, &p->key, &p->leader, p->s.slot);
+		shared_slot_free(&p->s);
 	}
 	free(p->vals);
 	free(p);

@@ -1,28 +1,507 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Placeholder until the exporter lands (issue 18, piece 4). */
+/*
+ * The /metrics body (exposition.h): Prometheus text 0.0.4 or OpenMetrics 1.0. Built by hand, one
+ * memcpy per fragment and a small integer printer, because a scrape of 1,000 cgroups x 5 events
+ * x every CPU is tens of thousands of lines and must take a few milliseconds.
+ */
 #include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
+#include "../common.h"
 #include "exposition.h"
+
+/* ---- Accept negotiation ---------------------------------------------------------------- */
+
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+static const char *trim_end(const char *p, const char *end)
+{
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	return end;
+}
+
+static bool token_is(const char *p, const char *end, const char *word)
+{
+	size_t n = strlen(word);
+
+	return (size_t)(end - p) == n && !strncasecmp(p, word, n);
+}
+
+/* A q value as RFC 9110 spells it: 0, 1, or 0.ddd (at most 3 digits); -1 if malformed. */
+static int parse_q(const char *p, const char *end)
+{
+	int q = 0, digits = 0;
+
+	if (p == end || (*p != '0' && *p != '1'))
+		return -1;
+	q = (*p++ - '0') * 1000;
+	if (p == end)
+		return q;
+	if (*p++ != '.')
+		return -1;
+	for (int scale = 100; p < end; p++, digits++, scale /= 10) {
+		if (digits == 3 || *p < '0' || *p > '9')
+			return -1;
+		q += (*p - '0') * scale;
+	}
+	return q > 1000 ? -1 : q;
+}
+
+enum media { MEDIA_OTHER, MEDIA_TEXT, MEDIA_OPENMETRICS };
+
+/*
+ * One media range "type/subtype;param=value;q=0.5": its q (0-1000, -1 when malformed) and which
+ * of bperf's two formats it accepts: OpenMetrics in a version bperf speaks (none, 1.0.0 or
+ * 0.0.1: the same text for counters and gauges), or text 0.0.4 (text/plain, text/ANY, ANY/ANY).
+ * Anything else (protobuf, which Prometheus lists first when native histograms are on) is
+ * nothing bperf sends.
+ */
+static int media_range_q(const char *p, const char *end, enum media *media)
+{
+	const char *semi = memchr(p, ';', end - p);
+	const char *type_end = trim_end(p, semi ? semi : end);
+	bool om, version_ok = true;
+	int q = 1000;
+
+	p = skip_ws(p, end);
+	if (p == type_end || !memchr(p, '/', type_end - p))
+		return -1;
+	om = token_is(p, type_end, "application/openmetrics-text") ||
+	     token_is(p, type_end, "application/*");
+	*media = om ? MEDIA_OPENMETRICS :
+		 token_is(p, type_end, "text/plain") || token_is(p, type_end, "text/*") ||
+		 token_is(p, type_end, "*/*") ? MEDIA_TEXT : MEDIA_OTHER;
+	while (semi) {
+		const char *param = skip_ws(semi + 1, end), *eq, *val;
+
+		semi = param < end ? memchr(param, ';', end - param) : NULL;
+		const char *param_end = trim_end(param, semi ? semi : end);
+
+		eq = memchr(param, '=', param_end - param);
+		if (!eq)
+			return -1;
+		val = skip_ws(eq + 1, param_end);
+		if (param_end - val >= 2 && *val == '"' && param_end[-1] == '"') {
+			val++;
+			param_end--;
+		}
+		const char *name_end = trim_end(param, eq);
+
+		if (token_is(param, name_end, "q")) {
+			q = parse_q(val, param_end);
+			if (q < 0)
+				return -1;
+		} else if (token_is(param, name_end, "version")) {
+			version_ok = om ? token_is(val, param_end, "1.0.0") ||
+					  token_is(val, param_end, "0.0.1") :
+					  token_is(val, param_end, "0.0.4");
+		}
+	}
+	if (!version_ok)
+		*media = MEDIA_OTHER;
+	return q;
+}
 
 bool accept_wants_openmetrics(const char *accept)
 {
-	(void)accept;
-	return false;
+	int best[3] = {};
+
+	if (!accept)
+		return false;
+	for (const char *p = accept; *p;) {
+		const char *comma = strchr(p, ',');
+		const char *end = comma ? comma : p + strlen(p);
+		enum media media = MEDIA_OTHER;
+		int q = media_range_q(p, end, &media);
+
+		/* a malformed range is skipped, as servers ignore what they cannot parse */
+		if (q > best[media])
+			best[media] = q;
+		p = comma ? comma + 1 : end;
+	}
+	/* a tie goes to OpenMetrics: a client that names it wants it at least as much */
+	return best[MEDIA_OPENMETRICS] > 0 && best[MEDIA_OPENMETRICS] >= best[MEDIA_TEXT];
 }
+
+/* ---- Names ----------------------------------------------------------------------------- */
 
 int exposition_family(const char *event, bool seconds, char *buf, size_t size)
 {
-	(void)event;
-	(void)seconds;
-	(void)buf;
-	(void)size;
-	return -ENOSYS;
+	size_t n = 0;
+	bool sep = true;	/* the "bperf_" prefix ends in one */
+	const char *suffix = seconds ? "_seconds" : "";
+
+	if (size < sizeof("bperf_"))
+		return -ENAMETOOLONG;
+	strcpy(buf, "bperf_");
+	n = strlen(buf);
+	for (const char *p = event; *p; p++) {
+		char c = *p;
+
+		if (c >= 'A' && c <= 'Z')
+			c = c - 'A' + 'a';
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+			if (n + 1 >= size)
+				return -ENAMETOOLONG;
+			buf[n++] = c;
+			sep = false;
+		} else if (!sep) {
+			/* a run of anything else is one '_'; a trailing one is dropped below */
+			if (n + 1 >= size)
+				return -ENAMETOOLONG;
+			buf[n++] = '_';
+			sep = true;
+		}
+	}
+	if (sep)
+		n--;
+	if (n + strlen(suffix) + 1 > size)
+		return -ENAMETOOLONG;
+	strcpy(buf + n, suffix);
+	return (int)(n + strlen(suffix));
+}
+
+/* ---- Text building ---------------------------------------------------------------------- */
+
+static void put_str(struct byte_buf *b, const char *s)
+{
+	buf_put(b, s, strlen(s));
+}
+
+static void put_u64(struct byte_buf *b, unsigned long long v)
+{
+	char tmp[24];
+	int i = sizeof(tmp);
+
+	do {
+		tmp[--i] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	buf_put(b, tmp + i, sizeof(tmp) - i);
+}
+
+/* Nanoseconds as exact decimal seconds: "%llu.%09llu" (a double would keep 17 digits at best). */
+static void put_seconds(struct byte_buf *b, unsigned long long ns)
+{
+	char frac[10];
+	unsigned long long f = ns % 1000000000ULL;
+
+	put_u64(b, ns / 1000000000ULL);
+	frac[0] = '.';
+	for (int i = 9; i >= 1; i--, f /= 10)
+		frac[i] = '0' + f % 10;
+	buf_put(b, frac, sizeof(frac));
+}
+
+/* A Unix time with milliseconds, "1795680000.123" (_created). */
+static void put_unix_ms(struct byte_buf *b, double t)
+{
+	unsigned long long ms = t > 0 ? (unsigned long long)llround(t * 1000.0) : 0;
+	char frac[4] = { '.', '0' + ms / 100 % 10, '0' + ms / 10 % 10, '0' + ms % 10 };
+
+	put_u64(b, ms / 1000);
+	buf_put(b, frac, sizeof(frac));
+}
+
+/* The length of the valid UTF-8 sequence at p (RFC 3629: no overlongs, surrogates, > U+10FFFF). */
+static int utf8_seq_len(const unsigned char *p)
+{
+	unsigned char c = p[0];
+	unsigned char lo = 0x80, hi = 0xbf;
+	int n;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (int i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/*
+ * A label value (or HELP text) escaped: backslash, LF and (quote) '"' as the formats require, and
+ * each byte outside valid UTF-8 as the text "\xNN" (its backslash escaped in turn), because one
+ * invalid byte makes Prometheus reject the whole scrape (design A2).
+ */
+static void put_escaped(struct byte_buf *b, const char *s, bool quote)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *run = p;
+
+	while (*p) {
+		char esc[6];
+		int n = 0, len = utf8_seq_len(p);
+
+		if (len == 1 && *p != '\\' && *p != '\n' && !(quote && *p == '"')) {
+			p++;
+			continue;
+		}
+		if (len > 1) {
+			p += len;
+			continue;
+		}
+		buf_put(b, run, p - run);
+		esc[n++] = '\\';
+		if (len == 0) {
+			esc[n++] = '\\';
+			esc[n++] = 'x';
+			esc[n++] = hex[*p >> 4];
+			esc[n++] = hex[*p & 15];
+		} else {
+			esc[n++] = *p == '\n' ? 'n' : (char)*p;
+		}
+		buf_put(b, esc, n);
+		run = ++p;
+	}
+	buf_put(b, run, p - run);
+}
+
+/* ---- The exposition -------------------------------------------------------------------- */
+
+enum series_kind { SERIES_COUNT, SERIES_ENABLED, SERIES_RUNNING, SERIES_COUNT_SECONDS };
+
+struct writer {
+	struct byte_buf *out;
+	const struct snapshot *s;
+	bool om;
+	char **labels;		/* per cgroup: `{cgroup="ESCAPED",cpu="` or NULL: a duplicate */
+	size_t *label_len;
+	char (*cpu_text)[16];	/* per CPU index: `N"} ` */
+	size_t *cpu_len;
+};
+
+static void put_metadata(struct writer *w, const char *family, const char *type,
+			 const char *unit, const char *help_fmt, const char *event)
+{
+	struct byte_buf *b = w->out;
+	const char *sample_suffix = strcmp(type, "counter") ? "" : "_total";
+	const char *mark = strstr(help_fmt, "%s");
+
+	/* 0.0.4 names the sample (bperf_x_total) and puts HELP first; OpenMetrics the family */
+	if (w->om) {
+		put_str(b, "# TYPE ");
+		put_str(b, family);
+		put_str(b, " ");
+		put_str(b, type);
+		if (unit) {
+			put_str(b, "\n# UNIT ");
+			put_str(b, family);
+			put_str(b, " ");
+			put_str(b, unit);
+		}
+		put_str(b, "\n");
+	}
+	put_str(b, "# HELP ");
+	put_str(b, family);
+	if (!w->om)
+		put_str(b, sample_suffix);
+	put_str(b, " ");
+	/* event names come from the command line or config: escape them like any text */
+	buf_put(b, help_fmt, mark - help_fmt);
+	put_escaped(b, event, w->om);
+	put_str(b, mark + 2);
+	put_str(b, "\n");
+	if (!w->om) {
+		put_str(b, "# TYPE ");
+		put_str(b, family);
+		put_str(b, sample_suffix);
+		put_str(b, " ");
+		put_str(b, type);
+		put_str(b, "\n");
+	}
+}
+
+static void put_sample_head(struct writer *w, const char *family, size_t family_len,
+			    const char *suffix, size_t suffix_len, int cg, int cpu)
+{
+	buf_put(w->out, family, family_len);
+	buf_put(w->out, suffix, suffix_len);
+	buf_put(w->out, w->labels[cg], w->label_len[cg]);
+	buf_put(w->out, w->cpu_text[cpu], w->cpu_len[cpu]);
+}
+
+static void put_family(struct writer *w, int ev, enum series_kind kind)
+{
+	static const char *const help[] = {
+		[SERIES_COUNT] = "Count of perf event %s.",
+		[SERIES_COUNT_SECONDS] = "Count of perf event %s, in seconds.",
+		[SERIES_ENABLED] = "Time perf event %s was enabled, in seconds.",
+		[SERIES_RUNNING] = "Time perf event %s was running on a counter, in seconds.",
+	};
+	const struct snapshot *s = w->s;
+	const struct snap_event *e = &s->events[ev];
+	bool seconds = kind != SERIES_COUNT || e->seconds;
+	char family[256];
+	int len;
+
+	len = exposition_family(e->name, false, family, sizeof(family) - 32);
+	if (len < 0)
+		return;
+	if (kind == SERIES_ENABLED)
+		strcpy(family + len, "_enabled");
+	else if (kind == SERIES_RUNNING)
+		strcpy(family + len, "_running");
+	if (seconds)
+		strcat(family, "_seconds");
+	len = strlen(family);
+
+	put_metadata(w, family, "counter", seconds ? "seconds" : NULL,
+		     help[kind == SERIES_COUNT && seconds ? SERIES_COUNT_SECONDS : kind], e->name);
+	for (int cg = 0; cg < s->nr_cgroups; cg++) {
+		if (!w->labels[cg])
+			continue;
+		for (int cpu = 0; cpu < s->nr_cpus; cpu++) {
+			const struct snap_value *v = snap_at(s, ev, cg, cpu);
+			__u64 x = kind == SERIES_COUNT ? v->count :
+				  kind == SERIES_ENABLED ? v->enabled : v->running;
+
+			put_sample_head(w, family, len, "_total", 6, cg, cpu);
+			if (seconds)
+				put_seconds(w->out, x);
+			else
+				put_u64(w->out, x);
+			buf_put(w->out, "\n", 1);
+			if (w->om) {
+				put_sample_head(w, family, len, "_created", 8, cg, cpu);
+				put_unix_ms(w->out, s->cgroups[cg].created);
+				buf_put(w->out, "\n", 1);
+			}
+		}
+	}
+}
+
+/* Cgroup indices by label text, then by index (so the first of equal ones stays). */
+static int cmp_label(const void *a, const void *b, void *arg)
+{
+	char **labels = arg;
+	int x = *(const int *)a, y = *(const int *)b;
+	int c = strcmp(labels[x], labels[y]);
+
+	return c ? c : x - y;
+}
+
+/*
+ * The label prefix of every cgroup, escaped once for all its series. Two paths can escape to one
+ * text (a real "\xff" in a name next to a byte 0xff): Prometheus keeps only one of two equal
+ * series and says nothing (design A2), so the later cgroup is left out instead.
+ */
+static void build_labels(struct writer *w)
+{
+	const struct snapshot *s = w->s;
+	int *order = xzalloc(sizeof(*order) * (s->nr_cgroups + 1));
+	bool *dup = xzalloc(sizeof(*dup) * (s->nr_cgroups + 1));
+	struct byte_buf b = {};
+
+	for (int cg = 0; cg < s->nr_cgroups; cg++) {
+		b.len = 0;
+		put_str(&b, "{cgroup=\"");
+		put_escaped(&b, s->cgroups[cg].path, true);
+		put_str(&b, "\",cpu=\"");
+		buf_put(&b, "", 1);
+		w->labels[cg] = xstrdup(b.data);
+		w->label_len[cg] = b.len - 1;
+		order[cg] = cg;
+	}
+	buf_free(&b);
+	qsort_r(order, s->nr_cgroups, sizeof(*order), cmp_label, w->labels);
+	for (int i = 1; i < s->nr_cgroups; i++)
+		if (!strcmp(w->labels[order[i - 1]], w->labels[order[i]]))
+			dup[order[i]] = true;
+	for (int cg = 0; cg < s->nr_cgroups; cg++) {
+		if (dup[cg]) {
+			free(w->labels[cg]);
+			w->labels[cg] = NULL;
+		}
+	}
+	free(order);
+	free(dup);
+	for (int cpu = 0; cpu < s->nr_cpus; cpu++) {
+		struct byte_buf c = { .data = w->cpu_text[cpu], .cap = sizeof(w->cpu_text[cpu]) };
+
+		put_u64(&c, (unsigned int)s->cpus[cpu]);
+		buf_put(&c, "\"} ", 3);
+		w->cpu_len[cpu] = c.len;
+	}
+}
+
+/* Whether an earlier event of the snapshot has event ev's family (the daemon refuses that). */
+static bool family_taken(const struct snapshot *s, int ev)
+{
+	char a[256], b[256];
+
+	if (exposition_family(s->events[ev].name, s->events[ev].seconds, a, sizeof(a)) < 0)
+		return true;
+	for (int i = 0; i < ev; i++)
+		if (exposition_family(s->events[i].name, s->events[i].seconds, b, sizeof(b)) >= 0 &&
+		    !strcmp(a, b))
+			return true;
+	return false;
 }
 
 int exposition_write(struct byte_buf *out, const struct snapshot *s, bool openmetrics)
 {
-	(void)out;
-	(void)s;
-	(void)openmetrics;
-	return -ENOSYS;
+	struct writer w = { .out = out, .s = s, .om = openmetrics };
+	int nr_counted = 0;
+
+	w.labels = xzalloc(sizeof(*w.labels) * (s->nr_cgroups + 1));
+	w.label_len = xzalloc(sizeof(*w.label_len) * (s->nr_cgroups + 1));
+	w.cpu_text = xzalloc(sizeof(*w.cpu_text) * (s->nr_cpus + 1));
+	w.cpu_len = xzalloc(sizeof(*w.cpu_len) * (s->nr_cpus + 1));
+	build_labels(&w);
+
+	for (int cg = 0; cg < s->nr_cgroups; cg++)
+		nr_counted += strcmp(s->cgroups[cg].path, "/") != 0;
+	put_metadata(&w, "bperf_daemon_cgroups", "gauge", NULL, "Cgroups counted%s.",
+		     ", besides the whole CPU");
+	put_str(out, "bperf_daemon_cgroups ");
+	put_u64(out, nr_counted);
+	put_str(out, "\n");
+
+	for (int ev = 0; ev < s->nr_events; ev++) {
+		if (family_taken(s, ev))
+			continue;
+		put_family(&w, ev, SERIES_COUNT);
+		if (s->events[ev].scaled) {
+			put_family(&w, ev, SERIES_ENABLED);
+			put_family(&w, ev, SERIES_RUNNING);
+		}
+	}
+	if (w.om)
+		put_str(out, "# EOF\n");
+
+	for (int cg = 0; cg < s->nr_cgroups; cg++)
+		free(w.labels[cg]);
+	free(w.labels);
+	free(w.label_len);
+	free(w.cpu_text);
+	free(w.cpu_len);
+	return 0;
 }

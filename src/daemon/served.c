@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../common.h"
+#include "../counters/shared_join.h"
 
 struct served_leader {
 	struct perf_event_attr key;
@@ -45,6 +46,7 @@ int served_open(struct served *sv, const struct perf_event_attr *attr,
 {
 	struct served_leader *l = find_leader(sv, attr);
 	bool have = l != NULL;
+	__u32 slot;
 	int err;
 
 	memset(out, 0, sizeof(*out));
@@ -54,13 +56,17 @@ int served_open(struct served *sv, const struct perf_event_attr *attr,
 		l = xzalloc(sizeof(*l));
 		l->key = *attr;
 	}
-	err = shared_slot_join(&out->slot, &l->h, have, sv->map_path, attr, attr, 1, spec,
-			       sv->verbose, NULL);
+	if (have)
+		err = shared_claim(sv->map_path, &l->h, spec, &slot);
+	else
+		err = shared_join(sv->map_path, attr, attr, 1, spec, NULL, sv->verbose, &l->h,
+				  &slot);
 	if (err) {
 		if (!have)
 			free(l);
 		return err;
 	}
+	shared_slot_init(&out->slot, &l->h, slot, spec->filter, 1);
 	if (!have) {
 		l->next = sv->leaders;
 		sv->leaders = l;
@@ -96,7 +102,8 @@ void served_close(struct served *sv, struct served_session *s)
 
 	if (!l)
 		return;
-	shared_slot_leave(&s->slot, sv->map_path, &l->key);
+	shared_release(sv->map_path, &l->key, &l->h, s->slot.slot);
+	shared_slot_free(&s->slot);
 	l->nr_slots--;
 	if (s->unpriv)
 		l->nr_unpriv_slots--;

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Joining and leaving a shared leader with one session slot: what bperf stat's shared backend
+ * does for each counter, and what the daemon does for each of its events, so that both take the
+ * same leader for the same attr map key and share it.
+ */
+#ifndef BPERF_COUNTERS_SHARED_JOIN_H
+#define BPERF_COUNTERS_SHARED_JOIN_H
+
+#include <linux/perf_event.h>
+#include <linux/types.h>
+#include <stdbool.h>
+
+#include "leader.h"
+
+/*
+ * Takes the leader of attrs[0..nr) filed under key in the attr map at map_path (made if there
+ * is none) and a slot in it for spec. name is the event's for messages. Returns 0, -ECANCELED
+ * after printing why, or the kernel's refusal of the event (<not supported>, nothing printed).
+ * Without a name (the daemon serving a client) a failed claim is not said: its -errno is
+ * returned (-ENOSPC: every slot is taken).
+ */
+int shared_join(const char *map_path, const struct perf_event_attr *key,
+		const struct perf_event_attr *attrs, int nr, const struct leader_session_spec *spec,
+		const char *name, int verbose, struct leader_handle *h, __u32 *slot);
+
+/* A slot for spec in a leader the caller holds already: 0 or the claim's -errno, not said. */
+int shared_claim(const char *map_path, struct leader_handle *h,
+		 const struct leader_session_spec *spec, __u32 *slot);
+
+/*
+ * Frees the slot; bperf's last session of the leader takes its attr map entries out (unless
+ * upstream perf's sessions still follow it). True when no session uses the leader any more.
+ * The handle stays the caller's.
+ */
+bool shared_release(const char *map_path, const struct perf_event_attr *key,
+		    struct leader_handle *h, __u32 slot);
+
+/*
+ * Frees the slot and the handle's fds; bperf's last session of the leader takes its attr map
+ * entries out (unless upstream perf's sessions still follow it).
+ */
+void shared_leave(const char *map_path, const struct perf_event_attr *key,
+		  struct leader_handle *h, __u32 slot);
+
+#endif

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Finding the cgroups the daemon counts: every directory below its cgroup root in perf's
+ * cgroup hierarchy, kept up to date with inotify (a watch per directory: inotify is not
+ * recursive) and a periodic full rescan that repairs whatever a missed event left behind.
+ */
+#ifndef BPERF_DAEMON_CGWATCH_H
+#define BPERF_DAEMON_CGWATCH_H
+
+#include "loop.h"
+#include "registry.h"
+
+struct cgwatch;
+
+/*
+ * Registers every cgroup below root (a path below perf's cgroup mount, "/" for all of it) in r
+ * and follows changes from the loop. 0 or -errno after printing one line.
+ */
+int cgwatch_start(struct loop *l, const char *root, int verbose, struct registry *r,
+		  struct cgwatch **out);
+void cgwatch_stop(struct cgwatch *w);
+
+#endif

@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The daemon's leaders, slots, cgroup registrations and bases (registry.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../common.h"
+#include "../counters/counter.h"
+#include "../counters/leader_cgroups.h"
+#include "../counters/shared_join.h"
+#include "../events/evlist.h"
+#include "../stat/target.h"
+#include "exposition.h"
+#include "registry.h"
+
+struct reg_event {
+	char *name;
+	struct perf_event_attr attr;	/* as parsed: the attr map key bperf stat uses too */
+	bool seconds, scaled;
+	struct leader_handle h;
+	__u32 slot;
+	bool joined;
+	struct bpf_perf_event_value *base;	/* [possible CPUs]: raw readings at the start */
+};
+
+struct reg_cgroup {
+	char *path;
+	__u64 id;
+	double created;
+	bool counted;		/* registered in every leader */
+	__u32 *idx;		/* [event]: its index in each leader */
+	struct bpf_perf_event_value *base;	/* [event][possible CPU]: sums at registration */
+};
+
+struct registry {
+	const char *map_path;
+	int verbose;
+	struct cpu_map cpus;	/* the CPUs online at the start: the slots' and the series' */
+	__u32 nr_possible;	/* the leaders' per-CPU width */
+	int nr_events;
+	struct reg_event *events;
+	int nr_cgroups;
+	struct reg_cgroup *cgroups;	/* sorted by path */
+	int nr_counted;
+	double start;
+	bool cg_warned;		/* said once why cgroups cannot be counted */
+	struct bpf_perf_event_value *buf;	/* [possible CPUs] */
+	/* the last snapshot's storage, reused */
+	struct snap_event *snap_events;
+	struct snap_cgroup *snap_cgroups;
+	struct snap_value *snap_values;
+	size_t snap_cgroups_cap, snap_values_cap;
+};
+
+static double unix_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Events the PMU may multiplex: their enabled and running times are exported too. */
+static bool may_multiplex(const struct perf_event_attr *attr)
+{
+	return attr->type != PERF_TYPE_SOFTWARE && attr->type != PERF_TYPE_TRACEPOINT;
+}
+
+/* The daemon counts independent perf events: groups and bperf's own pseudo-events are refused. */
+static int check_evsel(const struct evsel *e)
+{
+	if (e->nr_members > 1 || e->leader_idx != e->idx) {
+		pr_err("bperf daemon: event groups are not supported (%s): list the events alone",
+		       e->name);
+		return -EINVAL;
+	}
+	if (e->tool != TOOL_NONE || e->bpf_prog_stat != BPF_PROG_STAT_NONE) {
+		pr_err("bperf daemon: %s is not a perf event the daemon can count", e->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Two events exported under one family name would make one family of two: refused. */
+static int check_families(const struct registry *r)
+{
+	char (*names)[256] = xzalloc(r->nr_events * sizeof(*names));
+	int i, j, err = 0;
+
+	for (i = 0; i < r->nr_events && !err; i++) {
+		const struct reg_event *e = &r->events[i];
+		int len = exposition_family(e->name, e->seconds, names[i], sizeof(names[i]));
+
+		if (len == -ENOSYS)
+			break;	/* no exporter in this build: nothing to clash */
+		if (len < 0) {
+			pr_err("bperf daemon: no metric name for event %s", e->name);
+			err = -EINVAL;
+		}
+		for (j = 0; j < i && !err; j++) {
+			if (strcmp(names[i], names[j]))
+				continue;
+			pr_err("bperf daemon: events %s and %s would both be exported as %s",
+			       r->events[j].name, e->name, names[i]);
+			err = -EINVAL;
+		}
+	}
+	free(names);
+	return err;
+}
+
+/* The events of cfg->events this machine counts, into r->events. */
+static int add_events(struct registry *r, const char *list, bool default_list)
+{
+	struct parse_events_ctx ctx = { .sysfs_root = getenv("BPERF_SYSFS_ROOT"),
+					.verbose = r->verbose };
+	struct parse_events_error perr = { .idx = -1 };
+	struct evlist evlist = { 0 };
+	int i, err = 0;
+
+	if (parse_events(&evlist, list, &ctx, &perr)) {
+		pr_err("bperf daemon: bad event list '%s': %s", list,
+		       perr.str ? perr.str : "parser error");
+		parse_events_error_free(&perr);
+		evlist_free(&evlist);
+		return -EINVAL;
+	}
+	for (i = 0; i < evlist.nr && !err; i++)
+		err = check_evsel(&evlist.entries[i]);
+	r->events = xzalloc(evlist.nr * sizeof(*r->events));
+	for (i = 0; i < evlist.nr && !err; i++) {
+		const struct evsel *e = &evlist.entries[i];
+		int member_err;
+
+		/* a refused event costs an open here, not a leader's BPF load */
+		if (leader_probe_group(&e->attr, 1, &member_err)) {
+			if (default_list)
+				pr_debug(r->verbose, 1, "bperf daemon: %s is not counted here: %s",
+					 e->name, strerror(-member_err));
+			else
+				pr_err("bperf daemon: %s left out: %s", e->name,
+				       strerror(-member_err));
+			continue;
+		}
+		r->events[r->nr_events].name = xstrdup(e->name);
+		r->events[r->nr_events].attr = e->attr;
+		r->events[r->nr_events].seconds = e->is_clock;
+		r->events[r->nr_events].scaled = may_multiplex(&e->attr);
+		r->nr_events++;
+	}
+	evlist_free(&evlist);
+	if (!err && !r->nr_events) {
+		pr_err("bperf daemon: none of the events '%s' can be counted here", list);
+		err = -EINVAL;
+	}
+	return err ? err : check_families(r);
+}
+
+static int join_events(struct registry *r)
+{
+	struct leader_session_spec spec = {
+		.filter = FILTER_CPU,
+		.cpus = r->cpus.cpus,
+		.nr_cpus = r->cpus.nr,
+		.enabled = true,
+	};
+	int i, err;
+
+	for (i = 0; i < r->nr_events; i++) {
+		struct reg_event *e = &r->events[i];
+
+		err = shared_join(r->map_path, &e->attr, &e->attr, 1, &spec, e->name, r->verbose,
+				  &e->h, &e->slot);
+		if (err) {
+			if (err != -ECANCELED)
+				pr_err("bperf daemon: cannot count %s: %s", e->name,
+				       strerror(-err));
+			return err;
+		}
+		e->joined = true;
+		r->nr_possible = e->h.nr_cpus;
+		e->base = xzalloc(e->h.nr_cpus * sizeof(*e->base));
+		err = leader_sync(&e->h);
+		if (!err)
+			err = leader_read_raw(&e->h, 0, e->base);
+		if (err) {
+			pr_err("bperf daemon: cannot read the counter of %s: %s", e->name,
+			       strerror(-err));
+			return err;
+		}
+	}
+	r->buf = xzalloc(r->nr_possible * sizeof(*r->buf));
+	return 0;
+}
+
+int registry_open(const struct daemon_config *cfg, bool default_list, struct registry **out)
+{
+	struct registry *r = xzalloc(sizeof(*r));
+	int err;
+
+	r->map_path = cfg->attr_map;
+	r->verbose = cfg->verbose;
+	r->start = unix_now();
+	err = cpu_map_online(&r->cpus);
+	if (err) {
+		pr_err("bperf daemon: cannot read the online CPUs: %s", strerror(-err));
+		free(r);
+		return err;
+	}
+	err = add_events(r, cfg->events, default_list);
+	if (!err)
+		err = join_events(r);
+	if (err) {
+		registry_close(r);
+		return err;
+	}
+	for (int i = 0; i < r->nr_events; i++)
+		pr_debug(r->verbose, 1, "bperf daemon: counting %s", r->events[i].name);
+	*out = r;
+	return 0;
+}
+
+static void cgroup_free(struct reg_cgroup *cg)
+{
+	free(cg->path);
+	free(cg->idx);
+	free(cg->base);
+}
+
+/* Why cgroups are not counted, once: the leader's per-cgroup sums are missing or full. */
+static void cgroup_refused(struct registry *r, const struct reg_cgroup *cg, int err)
+{
+	if (r->cg_warned)
+		return;
+	r->cg_warned = true;
+	if (err == -ENOSYS)
+		pr_err("bperf daemon: per-cgroup counting is not available in this build: "
+		       "only the CPU-wide series are exported");
+	else
+		pr_err("bperf daemon: cannot count cgroup %s%s: %s", cg->path,
+		       err == -ENOSPC ? " (and further ones)" : "", strerror(-err));
+}
+
+/* Registers cg in every leader; all or nothing. The attr map is locked. */
+static void cgroup_register(struct registry *r, struct reg_cgroup *cg)
+{
+	int i, err = 0;
+
+	cg->idx = xzalloc(r->nr_events * sizeof(*cg->idx));
+	for (i = 0; i < r->nr_events && !err; i++)
+		err = leader_cg_get(&r->events[i].h, r->events[i].slot, cg->id, &cg->idx[i]);
+	if (err) {
+		for (i -= 2; i >= 0; i--)
+			leader_cg_put(&r->events[i].h, r->events[i].slot, cg->id);
+		cgroup_refused(r, cg, err);
+		return;
+	}
+	cg->counted = true;
+	r->nr_counted++;
+	pr_debug(r->verbose, 2, "bperf daemon: counting cgroup %s", cg->path);
+}
+
+/* The attr map is locked. */
+static void cgroup_unregister(struct registry *r, struct reg_cgroup *cg)
+{
+	int i;
+
+	if (!cg->counted)
+		return;
+	for (i = 0; i < r->nr_events; i++)
+		leader_cg_put(&r->events[i].h, r->events[i].slot, cg->id);
+	cg->counted = false;
+	r->nr_counted--;
+	pr_debug(r->verbose, 2, "bperf daemon: dropped cgroup %s", cg->path);
+}
+
+/* The bases of the cgroups registered just now: their sums at this moment. */
+static void take_cgroup_bases(struct registry *r, struct reg_cgroup *cgs, const bool *fresh)
+{
+	int i, j, err;
+
+	for (i = 0; i < r->nr_events; i++) {
+		struct reg_event *e = &r->events[i];
+
+		err = leader_sync(&e->h);
+		for (j = 0; j < r->nr_cgroups; j++) {
+			struct reg_cgroup *cg = &cgs[j];
+
+			if (!fresh[j] || !cg->counted)
+				continue;
+			if (!cg->base)
+				cg->base = xzalloc((size_t)r->nr_events * r->nr_possible *
+						   sizeof(*cg->base));
+			if (!err)
+				leader_cg_read(&e->h, cg->idx[i], 0, &cg->base[i * r->nr_possible]);
+		}
+	}
+}
+
+void registry_set_cgroups(struct registry *r, const struct cgroup_entry *list, int nr)
+{
+	struct reg_cgroup *next = xzalloc((nr + 1) * sizeof(*next));
+	struct reg_cgroup *gone = xzalloc((r->nr_cgroups + 1) * sizeof(*gone));
+	bool *fresh = xzalloc((nr + 1) * sizeof(*fresh));
+	int i = 0, j = 0, n = 0, nr_gone = 0, nr_fresh = 0;
+	double now = unix_now();
+	struct attr_map map;
+	bool locked = false;
+
+	/* both sorted by path: a merge */
+	while (i < r->nr_cgroups || j < nr) {
+		int cmp = i == r->nr_cgroups ? 1 : j == nr ? -1 :
+			  strcmp(r->cgroups[i].path, list[j].path);
+
+		if (cmp == 0 && r->cgroups[i].id == list[j].id) {
+			next[n++] = r->cgroups[i++];
+			j++;
+			continue;
+		}
+		/* a cgroup removed and made again under its path is a new one */
+		if (cmp <= 0)
+			gone[nr_gone++] = r->cgroups[i++];
+		if (cmp >= 0) {
+			next[n].path = xstrdup(list[j].path);
+			next[n].id = list[j++].id;
+			next[n].created = now;
+			fresh[n++] = true;
+			nr_fresh++;
+		}
+	}
+	if ((nr_gone || nr_fresh) && r->nr_events)
+		locked = !attr_map_open_locked(&map, r->map_path);
+	for (i = 0; i < nr_gone; i++) {
+		if (locked)
+			cgroup_unregister(r, &gone[i]);
+		cgroup_free(&gone[i]);
+	}
+	for (i = 0; i < n && locked; i++)
+		if (fresh[i])
+			cgroup_register(r, &next[i]);
+	if (locked)
+		attr_map_close(&map);
+	free(r->cgroups);
+	r->cgroups = next;
+	r->nr_cgroups = n;
+	if (nr_fresh)
+		take_cgroup_bases(r, next, fresh);
+	free(gone);
+	free(fresh);
+}
+
+int registry_nr_cgroups(const struct registry *r)
+{
+	return r->nr_counted;
+}
+
+static void diff_into(struct snap_value *v, const struct bpf_perf_event_value *now,
+		      const struct bpf_perf_event_value *base)
+{
+	v->count = now->counter - base->counter;
+	v->enabled = now->enabled - base->enabled;
+	v->running = now->running - base->running;
+}
+
+/* One series per online CPU: values[cpu index] = now - base for each CPU. */
+static void fill_cpus(const struct registry *r, struct snap_value *values,
+		      const struct bpf_perf_event_value *base)
+{
+	for (int c = 0; c < r->cpus.nr; c++) {
+		int cpu = r->cpus.cpus[c];
+
+		if (cpu >= 0 && (__u32)cpu < r->nr_possible)
+			diff_into(&values[c], &r->buf[cpu], &base[cpu]);
+	}
+}
+
+static void snapshot_storage(struct registry *r, int nr_cgroups)
+{
+	size_t nr_values = (size_t)r->nr_events * nr_cgroups * r->cpus.nr;
+
+	if (!r->snap_events) {
+		r->snap_events = xzalloc(r->nr_events * sizeof(*r->snap_events));
+		for (int i = 0; i < r->nr_events; i++) {
+			r->snap_events[i].name = r->events[i].name;
+			r->snap_events[i].seconds = r->events[i].seconds;
+			r->snap_events[i].scaled = r->events[i].scaled;
+		}
+	}
+	if ((size_t)nr_cgroups > r->snap_cgroups_cap) {
+		r->snap_cgroups_cap = nr_cgroups * 2;
+		free(r->snap_cgroups);
+		r->snap_cgroups = xzalloc(r->snap_cgroups_cap * sizeof(*r->snap_cgroups));
+	}
+	if (nr_values > r->snap_values_cap) {
+		r->snap_values_cap = nr_values * 2;
+		free(r->snap_values);
+		r->snap_values = xzalloc(r->snap_values_cap * sizeof(*r->snap_values));
+	}
+	memset(r->snap_values, 0, nr_values * sizeof(*r->snap_values));
+}
+
+int registry_snapshot(struct registry *r, struct snapshot *s)
+{
+	int nr_cgroups = 1 + r->nr_counted, ev, cg, i, err;
+	struct snap_value *v;
+
+	snapshot_storage(r, nr_cgroups);
+	r->snap_cgroups[0].path = "/";
+	r->snap_cgroups[0].created = r->start;
+	for (i = 0, cg = 1; i < r->nr_cgroups; i++) {
+		if (!r->cgroups[i].counted)
+			continue;
+		r->snap_cgroups[cg].path = r->cgroups[i].path;
+		r->snap_cgroups[cg++].created = r->cgroups[i].created;
+	}
+	for (ev = 0; ev < r->nr_events; ev++) {
+		struct reg_event *e = &r->events[ev];
+
+		v = &r->snap_values[(size_t)ev * nr_cgroups * r->cpus.nr];
+		err = leader_sync(&e->h);
+		if (!err)
+			err = leader_read_raw(&e->h, 0, r->buf);
+		if (err)
+			return err;
+		fill_cpus(r, v, e->base);
+		for (i = 0, cg = 1; i < r->nr_cgroups; i++) {
+			const struct reg_cgroup *c = &r->cgroups[i];
+
+			if (!c->counted)
+				continue;
+			err = leader_cg_read(&e->h, c->idx[ev], 0, r->buf);
+			if (err)
+				return err;
+			fill_cpus(r, &v[(size_t)cg++ * r->cpus.nr],
+				  &c->base[(size_t)ev * r->nr_possible]);
+		}
+	}
+	s->nr_events = r->nr_events;
+	s->nr_cgroups = nr_cgroups;
+	s->nr_cpus = r->cpus.nr;
+	s->events = r->snap_events;
+	s->cgroups = r->snap_cgroups;
+	s->cpus = r->cpus.cpus;
+	s->values = r->snap_values;
+	return 0;
+}
+
+int registry_metrics(void *registry, struct byte_buf *out, bool openmetrics)
+{
+	struct snapshot s;
+	int err = registry_snapshot(registry, &s);
+
+	return err ? err : exposition_write(out, &s, openmetrics);
+}
+
+void registry_close(struct registry *r)
+{
+	struct attr_map map;
+	int i;
+
+	if (!r)
+		return;
+	if (r->nr_counted && !attr_map_open_locked(&map, r->map_path)) {
+		for (i = 0; i < r->nr_cgroups; i++)
+			cgroup_unregister(r, &r->cgroups[i]);
+		attr_map_close(&map);
+	}
+	for (i = 0; i < r->nr_cgroups; i++)
+		cgroup_free(&r->cgroups[i]);
+	free(r->cgroups);
+	for (i = 0; i < r->nr_events; i++) {
+		struct reg_event *e = &r->events[i];
+
+		if (e->joined)
+			shared_leave(r->map_path, &e->attr, &e->h, e->slot);
+		free(e->name);
+		free(e->base);
+	}
+	free(r->events);
+	free(r->buf);
+	free(r->snap_events);
+	free(r->snap_cgroups);
+	free(r->snap_values);
+	cpu_map_free(&r->cpus);
+	free(r);
+}

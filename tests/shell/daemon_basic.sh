@@ -1,0 +1,242 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# bperf daemon: the CPU-wide series of every event on every online CPU; cgroups made and removed
+# below its --cgroup-root appear and go within a second (nested ones too); a cgroup's scrape
+# difference equals a direct `bperf stat -a -G` count of the same run exactly; bperf stat's shared
+# sessions share the daemon's leaders and count exactly; SIGTERM ends it with status 0 and nothing
+# left, after SIGKILL the next session leaves nothing and a new daemon gets the same port; bad
+# input gets one line, a non-zero exit and leaves nothing. /metrics is fetched with curl where it
+# is installed, else through bash's /dev/tcp (the guests have no curl).
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../shared_lib.sh"
+
+shared_setup daemon
+MNT=$(perf_cgroup_mount)
+[ -n "$MNT" ] || skip "no cgroup hierarchy for perf events (cgroup2 or v1 perf_event)"
+[ -x "$WORKLOADS/pagetouch" ] || fail "workloads not built: run make"
+ROOT=bperf_daemon_$$
+EVENTS=page-faults,context-switches,cpu-clock
+FAMILIES="bperf_page_faults_total bperf_context_switches_total bperf_cpu_clock_seconds_total"
+mkdir "$MNT/$ROOT" || skip "cannot create cgroups under $MNT"
+
+# Removes the test's cgroups, deepest first, after moving out whatever is left in them.
+remove_cgroups() {
+	local dir pid
+
+	[ -d "$MNT/$ROOT" ] || return 0
+	find "$MNT/$ROOT" -depth -type d | while read -r dir; do
+		while read -r pid; do
+			echo "$pid" >"$MNT/cgroup.procs" 2>/dev/null
+		done <"$dir/cgroup.procs"
+		rmdir "$dir"
+	done
+}
+trap 'shared_cleanup; remove_cgroups' EXIT
+
+# in_cgroup CGROUP CMD...: the shell moves itself into CGROUP, then becomes CMD.
+cat >"$TMP/in_cgroup" <<EOF
+#!/bin/sh
+echo \$\$ >"$MNT/\$1/cgroup.procs" || exit 99
+shift
+exec "\$@"
+EOF
+chmod +x "$TMP/in_cgroup"
+IN=$TMP/in_cgroup
+
+# start_daemon [PORT [OPTIONS...]]: a daemon on 127.0.0.1:PORT (0: the kernel's choice); sets
+# DPID and PORT once it says where it listens.
+start_daemon() {
+	local port=${1:-0}
+
+	shift
+	"$BPERF" daemon -v --listen "127.0.0.1:$port" --socket none --bpf-attr-map "$SHARED_MAP" \
+		--cgroup-root "$ROOT" -e "$EVENTS" "$@" 2>"$TMP/daemon.err" &
+	DPID=$!
+	BG_PIDS+=("$DPID")
+	for _ in $(seq 100); do
+		PORT=$(sed -n 's/^bperf daemon: listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' \
+			"$TMP/daemon.err")
+		[ -n "$PORT" ] && return 0
+		kill -0 "$DPID" 2>/dev/null || break
+		sleep 0.1
+	done
+	cat "$TMP/daemon.err" >&2
+	fail "the daemon did not start"
+}
+
+# stop_daemon SIGNAL: sends it and waits; sets DSTATUS.
+stop_daemon() {
+	kill "-$1" "$DPID"
+	wait "$DPID"
+	DSTATUS=$?
+}
+
+# scrape: the body of GET /metrics.
+scrape() {
+	if command -v curl >/dev/null 2>&1; then
+		curl -sf "http://127.0.0.1:$PORT/metrics"
+		return
+	fi
+	exec 3<>"/dev/tcp/127.0.0.1/$PORT" || return 1
+	printf 'GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3
+	sed '1,/^\r$/d' <&3
+	exec 3<&-
+}
+
+# series FILE FAMILY CGROUP: "cpu value" of each series of FAMILY in CGROUP, sorted by cpu.
+series() {
+	awk -v fam="$2" -v cg="cgroup=\"$3\"" '
+		index($1, fam "{") == 1 && index($1, cg) {
+			cpu = $1; sub(/.*cpu="/, "", cpu); sub(/".*/, "", cpu); print cpu, $2
+		}' "$1" | sort -n
+}
+
+# sum FILE FAMILY CGROUP: the sum of FAMILY's series in CGROUP over the CPUs (empty if none).
+sum() {
+	series "$@" | awk '{ s += $2; n++ } END { if (n) printf "%d\n", s }'
+}
+
+# wait_cgroups PRESENT|ABSENT CGROUP...: polls every 100 ms until each cgroup's page-faults
+# series is there (or gone); fails after 1.5 s (the daemon promises 1 s).
+wait_cgroups() {
+	local want=$1 cg missing t0
+
+	shift
+	t0=$(date +%s%N)
+	while :; do
+		scrape >"$TMP/poll" || fail "scrape failed"
+		missing=
+		for cg in "$@"; do
+			if [ -n "$(sum "$TMP/poll" bperf_page_faults_total "/$cg")" ]; then
+				[ "$want" = ABSENT ] && missing+=" $cg"
+			else
+				[ "$want" = PRESENT ] && missing+=" $cg"
+			fi
+		done
+		[ -z "$missing" ] && break
+		[ $(($(date +%s%N) - t0)) -lt 1500000000 ] ||
+			fail "cgroups still not $want after 1.5 s:$missing"
+		sleep 0.1
+	done
+	echo "cgroups $want after $((($(date +%s%N) - t0) / 1000000)) ms: $*"
+}
+
+# --- the CPU-wide series: every event on every online CPU ---------------------------------
+mkdir "$MNT/$ROOT/old"
+start_daemon
+scrape >"$TMP/m1" || fail "GET /metrics failed"
+online=$(awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-");
+	for (c = r[1]; c <= r[n]; c++) print c } }' /sys/devices/system/cpu/online | paste -sd' ' -)
+for fam in $FAMILIES; do
+	cpus=$(series "$TMP/m1" "$fam" / | cut -d' ' -f1 | paste -sd' ' -)
+	assert_eq "$online" "$cpus" "CPUs of $fam{cgroup=\"/\"}"
+done
+echo "cgroup=\"/\" series on CPUs $online for $FAMILIES"
+[ -n "$(sum "$TMP/m1" bperf_page_faults_total "/$ROOT/old")" ] ||
+	fail "the cgroup made before the start is not counted"
+[ -z "$(sum "$TMP/m1" bperf_page_faults_total "/$ROOT")" ] ||
+	fail "the cgroup root itself is exported"
+
+# --- cgroups made and removed while it runs ------------------------------------------------
+mkdir "$MNT/$ROOT/a"
+wait_cgroups PRESENT "$ROOT/a"
+mkdir -p "$MNT/$ROOT/n1/n2/n3"
+wait_cgroups PRESENT "$ROOT/n1" "$ROOT/n1/n2" "$ROOT/n1/n2/n3"
+rmdir "$MNT/$ROOT/n1/n2/n3" "$MNT/$ROOT/n1/n2" "$MNT/$ROOT/n1"
+wait_cgroups ABSENT "$ROOT/n1" "$ROOT/n1/n2" "$ROOT/n1/n2/n3"
+rmdir "$MNT/$ROOT/a"
+wait_cgroups ABSENT "$ROOT/a"
+
+# --- exactness: a cgroup's scrape difference = a direct -G count of the same run -----------
+CG=$ROOT/x
+mkdir "$MNT/$CG"
+wait_cgroups PRESENT "$CG"
+scrape >"$TMP/before" || fail "scrape failed"
+"$BPERF" stat -a -G "$CG" -e page-faults,context-switches -x, -o "$TMP/direct" -- \
+	sh -c "$IN $CG $WORKLOADS/pagetouch 500; $IN $CG $WORKLOADS/pingpong 2000" >/dev/null ||
+	fail "direct bperf stat -G failed"
+scrape >"$TMP/after" || fail "scrape failed"
+for ev in page-faults context-switches; do
+	fam=bperf_${ev//-/_}_total
+	direct=$(awk -F, -v ev="$ev" '$3 == ev { print $1 }' "$TMP/direct")
+	before=$(sum "$TMP/before" "$fam" "/$CG")
+	after=$(sum "$TMP/after" "$fam" "/$CG")
+	[[ $direct =~ ^[0-9]+$ ]] || { cat "$TMP/direct" >&2; fail "no direct count of $ev"; }
+	assert_eq "$direct" "$((after - before))" "the daemon's $ev in $CG"
+	echo "$ev in $CG: direct -G $direct, daemon $after - $before"
+done
+
+# --- bperf stat shares the daemon's leaders ------------------------------------------------
+base=$(pagetouch_base) || exit 1
+"$BPERF" stat --bpf-counters -a -e page-faults -v -x, --bpf-attr-map "$SHARED_MAP" \
+	-- "$WORKLOADS/pagetouch" 100 >/dev/null 2>"$TMP/a.err" || fail "shared -a session failed"
+grep -q '^bperf: sharing leader link' "$TMP/a.err" ||
+	{ cat "$TMP/a.err" >&2; fail "a shared -a session did not share the daemon's leader"; }
+grep -q '^bperf: new leader link' "$TMP/a.err" && fail "a shared -a session made a leader"
+count=$(awk -F, '$3 == "page-faults" { print $1 }' "$TMP/a.err")
+[[ $count =~ ^[0-9]+$ ]] && [ "$count" -ge $((base + 100)) ] ||
+	fail "shared -a page-faults $count, less than pagetouch's $((base + 100))"
+# a thread session of the same event shares it too, and its count is exact
+one_shared() {
+	norandom "$BPERF" stat --bpf-counters -e page-faults -x, --bpf-attr-map "$SHARED_MAP" \
+		-- "$WORKLOADS/pagetouch" 300 2>&1 >/dev/null | cut -d, -f1
+}
+count=$(least_count one_shared) || exit 1
+assert_eq "$((base + 300))" "$count" "shared page-faults of pagetouch 300 beside the daemon"
+echo "bperf stat --bpf-counters shares the daemon's leaders: -a $(grep -c sharing "$TMP/a.err")" \
+	"sharing line(s); pagetouch 300: $count page-faults"
+grep -c '^bperf: new leader link' "$TMP/daemon.err" | grep -qx 3 ||
+	fail "the daemon did not make its 3 leaders"
+
+# --- SIGTERM: status 0, nothing left ---------------------------------------------------------
+stop_daemon TERM
+assert_eq 0 "$DSTATUS" "the daemon's exit status after SIGTERM"
+assert_nothing_left
+echo "SIGTERM: exit 0, nothing left"
+
+# --- SIGKILL: the next session cleans up, the next daemon gets the port -------------------------
+start_daemon 0
+port=$PORT
+# a session that joined while the daemon lived holds the leaders after it dies
+"$BPERF" stat --bpf-counters -a -e page-faults -x, --bpf-attr-map "$SHARED_MAP" -- \
+	sh -c 'kill -KILL '"$DPID"'; sleep 0.3' >/dev/null 2>"$TMP/k.err" ||
+	{ cat "$TMP/k.err" >&2; fail "a shared session across the daemon's SIGKILL failed"; }
+wait "$DPID"
+"$BPERF" stat --bpf-counters -a -e page-faults,context-switches,cpu-clock -x, \
+	--bpf-attr-map "$SHARED_MAP" -- true >/dev/null 2>&1 || fail "the next session failed"
+assert_nothing_left
+start_daemon "$port"
+assert_eq "$port" "$PORT" "the new daemon's port"
+scrape >"$TMP/m2" || fail "the new daemon does not answer"
+[ -n "$(sum "$TMP/m2" bperf_page_faults_total /)" ] || fail "the new daemon exports nothing"
+echo "SIGKILL: nothing left after the next session; a new daemon listens on port $port again"
+
+# --- bad input: one line, non-zero exit, nothing left ---------------------------------------
+# bad CODE WHAT OPTIONS...: the daemon exits with CODE and says one line
+bad() {
+	local code=$1 what=$2 status lines
+
+	shift 2
+	timeout 10 "$BPERF" daemon --socket none --bpf-attr-map "$SHARED_MAP" "$@" \
+		>/dev/null 2>"$TMP/bad.err"
+	status=$?
+	lines=$(wc -l <"$TMP/bad.err")
+	[ "$status" = "$code" ] || { cat "$TMP/bad.err" >&2; fail "$what: exit $status, not $code"; }
+	[ "$code" = 129 ] || [ "$lines" = 1 ] ||
+		{ cat "$TMP/bad.err" >&2; fail "$what: $lines lines of error, not one"; }
+	echo "$what: exit $status: $(head -n 1 "$TMP/bad.err")"
+}
+bad 1 "unknown event" --listen 127.0.0.1:0 -e nosuchevent_$$
+bad 1 "an event group" --listen 127.0.0.1:0 -e '{page-faults,context-switches}'
+bad 1 "two events, one metric" --listen 127.0.0.1:0 -e page-faults,page-faults
+bad 1 "malformed --listen" --listen 127.0.0.1
+bad 1 "malformed --listen port" --listen 127.0.0.1:99999
+bad 1 "port in use" --listen "127.0.0.1:$PORT"
+bad 1 "missing --cgroup-root" --listen 127.0.0.1:0 --cgroup-root "$ROOT/nosuch"
+bad 129 "unknown option" --nosuchoption
+bad 129 "an argument" --listen none stray
+stop_daemon TERM
+assert_eq 0 "$DSTATUS" "the daemon's exit status after SIGTERM"
+assert_nothing_left
+echo "bad input: nothing left"
