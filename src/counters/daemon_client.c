@@ -317,14 +317,18 @@ static int daemon_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 			for (i = 0; i < t->cpus.nr; i++)
 				req.ids[i] = t->cpus.cpus[i];
 		}
-	} else {
+	}
+	if (req.target == TGT_CGROUP) {
+		/* the directory itself: the daemon's view of the hierarchy may differ from ours */
+		fds[nr_fds++] = c->evsel->cgroup->fd;
+	} else if (req.target != TGT_CPUS) {
 		nr_fds = target_pidfds(ctx, req.target, fds);
 		if (nr_fds < 0)
 			return nr_fds;
 		req.nr_ids = nr_fds;
 	}
 	err = request(d, &req, fds, nr_fds, true);
-	for (i = 0; i < nr_fds; i++)
+	for (i = 0; i < nr_fds && req.target != TGT_CGROUP; i++)
 		close(fds[i]);
 	if (err) {
 		describe(&req, t, what, sizeof(what));

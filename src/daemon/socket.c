@@ -19,11 +19,14 @@
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/un.h>
+#include <linux/magic.h>
 #include <unistd.h>
 
 #include "../common.h"
 #include "../counters/attr_map.h"
+#include "../events/cgroup.h"
 #include "policy.h"
 #include "proto.h"
 #include "served.h"
@@ -253,7 +256,44 @@ struct open_target {
 	int cpus[BPERF_PROTO_MAX_CPUS];
 	int nr_cpus;
 	pid_t exec_tgid;
+	int cgroup_fd;		/* the client's, or -1 */
+	__u64 cgroup_id;
+	__u32 cgroup_level;
 };
+
+/*
+ * A cgroup named by the directory fd the client opened (so that its cgroup namespace does not
+ * matter): its id and its depth in the daemon's view of perf's hierarchy.
+ */
+static int resolve_cgroup(int fd, struct open_target *t)
+{
+	char mnt[PATH_MAX], path[64], dir[PATH_MAX], *p;
+	struct statfs sfs;
+	struct stat st;
+	size_t len;
+	ssize_t n;
+
+	if (fstatfs(fd, &sfs) || fstat(fd, &st) || !S_ISDIR(st.st_mode) ||
+	    (sfs.f_type != CGROUP2_SUPER_MAGIC && sfs.f_type != CGROUP_SUPER_MAGIC))
+		return -EINVAL;
+	if (cgroup_mountpoint(mnt, sizeof(mnt)))
+		return -ENODEV;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, dir, sizeof(dir) - 1);
+	if (n < 0)
+		return -EINVAL;
+	dir[n] = '\0';
+	len = strlen(mnt);
+	/* another hierarchy than perf's: perf_event_open would refuse it */
+	if (strncmp(dir, mnt, len) || (dir[len] && dir[len] != '/'))
+		return -EINVAL;
+	t->cgroup_fd = fd;
+	t->cgroup_id = st.st_ino;
+	for (p = dir + len; *p; p++)
+		if (*p == '/' && p[1] && p[1] != '/')
+			t->cgroup_level++;
+	return 0;
+}
 
 /* What the OPEN names, in the daemon's namespace; 0 or -errno. */
 static int resolve_target(const struct bperf_req *req, const int *fds, int nr_fds,
@@ -263,6 +303,7 @@ static int resolve_target(const struct bperf_req *req, const int *fds, int nr_fd
 	pid_t pid;
 
 	memset(t, 0, sizeof(*t));
+	t->cgroup_fd = -1;
 	switch (req->target) {
 	case TGT_WORKLOAD:
 	case TGT_PID:
@@ -285,8 +326,14 @@ static int resolve_target(const struct bperf_req *req, const int *fds, int nr_fd
 			t->exec_tgid = t->tids[0];
 		return 0;
 	case TGT_CPUS:
-		if (nr_fds || req->nr_ids > BPERF_PROTO_MAX_IDS)
+	case TGT_CGROUP:
+		if (nr_fds != (req->target == TGT_CGROUP) || req->nr_ids > BPERF_PROTO_MAX_IDS)
 			return -EINVAL;
+		if (req->target == TGT_CGROUP) {
+			err = resolve_cgroup(fds[0], t);
+			if (err)
+				return err;
+		}
 		if (!req->nr_ids) {
 			t->nr_cpus = online_cpus(t->cpus, BPERF_PROTO_MAX_CPUS);
 			return t->nr_cpus > 0 ? 0 : -ENODEV;
@@ -297,9 +344,6 @@ static int resolve_target(const struct bperf_req *req, const int *fds, int nr_fd
 			t->cpus[t->nr_cpus++] = req->ids[i];
 		}
 		return 0;
-	case TGT_CGROUP:
-		/* not served yet: a cgroup's permission needs the cgroup sums of the leader */
-		return -EOPNOTSUPP;
 	}
 	return -EINVAL;
 }
@@ -330,6 +374,7 @@ static int check_open(struct conn *c, const struct bperf_req *req, const struct 
 			return 0;
 		pt.cpus = t->cpus;
 		pt.nr_cpus = t->nr_cpus;
+		pt.cgroup_fd = t->cgroup_fd;
 	} else {
 		pt.tids = t->tids;
 		pt.nr_tids = t->nr_tids;
@@ -363,14 +408,16 @@ static int do_open(struct conn *c, const struct bperf_req *req, const int *fds, 
 	if (!err)
 		err = check_open(c, req, t);
 	/* the processes meant are still those the pidfds name (no pid was reused meanwhile) */
-	for (i = 0; i < nr_fds && !err; i++)
+	for (i = 0; i < nr_fds && !err && t->cgroup_fd < 0; i++)
 		if (!pidfd_alive(fds[i]))
 			err = -ESRCH;
 	if (err)
 		goto out;
 	cs = xzalloc(sizeof(*cs));
 	if (t->nr_cpus) {
-		spec.filter = FILTER_CPU;
+		spec.filter = t->cgroup_fd >= 0 ? FILTER_CGROUP : FILTER_CPU;
+		spec.cgroup_id = t->cgroup_id;
+		spec.cgroup_level = t->cgroup_level;
 		spec.cpus = t->cpus;
 		spec.nr_cpus = t->nr_cpus;
 		cs->per_cpu = true;

@@ -8,7 +8,8 @@
 # and leaves nothing registered (the leaders' sessions maps hold only the daemon's own slots):
 # -p of root's process, -a, -C 0, -G, a session over daemon.max-sessions-per-user, crafted
 # requests (a sampling attr, a kernel-counting attr under paranoid 2, malformed messages). A
-# member of daemon.allow-system-wide-group counts -a, kernel included, as root does. The daemon
+# member of daemon.allow-system-wide-group counts -a, kernel included, as root does, and a cgroup
+# (-a -G) exactly as root's direct session of the same run. The daemon
 # survives garbage, 300 connections and a client killed mid-session (its slot released), its
 # memory stays put over 1,000 connections, and a client whose daemon dies says so in one line.
 . "$(dirname "$0")/../lib.sh"
@@ -98,9 +99,9 @@ registered() {
 	echo "$total"
 }
 
-# wait_registered N: polls for up to 3 s until N slots are active
+# wait_registered N: polls for up to 5 s until N slots are active
 wait_registered() {
-	local n end=$((SECONDS + 3))
+	local n end=$((SECONDS + 5))
 
 	while :; do
 		n=$(registered)
@@ -200,11 +201,11 @@ check system_wide refused "$perm CPU-wide counting (-a, -C): not permitted" -a s
 check cpu_0 refused "$perm CPU-wide counting (-a, -C): not permitted" -C 0 sleep 0.1
 MNT=$(perf_cgroup_mount)
 CG=bperf_unpriv_$$
-if [ -n "$MNT" ] && mkdir "$MNT/$CG" 2>/dev/null; then
+HAVE_CG=
+[ -n "$MNT" ] && mkdir "$MNT/$CG" 2>/dev/null && HAVE_CG=1
+[ -n "$HAVE_CG" ] &&
 	check cgroup refused "^Error: the bperf daemon refused page-faults\(:u\)\? for cgroup $CG: " \
 		-a -G "$CG" sleep 0.1
-	rmdir "$MNT/$CG"
-fi
 
 # a session over the limit: LIMIT sessions of nobody's hold their slots meanwhile
 over_limit() {
@@ -215,9 +216,9 @@ over_limit() {
 			>/dev/null 2>&1 &
 		pids+=($!)
 	done
-	wait_registered $((BASE + LIMIT))
-	(HELD=$LIMIT refused 'too many sessions (daemon.max-sessions-per-user)$' \
-		-p "$own_pid" sleep 0.1)
+	# the sessions go whatever happens
+	(wait_registered $((BASE + LIMIT)) && HELD=$LIMIT refused \
+		'too many sessions (daemon.max-sessions-per-user)$' -p "$own_pid" sleep 0.1)
 	ok=$?
 	kill -TERM "${pids[@]}"
 	wait "${pids[@]}" 2>/dev/null
@@ -265,6 +266,34 @@ granted_cpu0() {
 	wait_registered "$BASE"
 }
 check granted_cpu0 granted_cpu0
+
+# A root workload in the cgroup while the member (-a -G, through the daemon) and root (direct)
+# count it: the same counts, exactly (nothing else runs in the cgroup)
+granted_cgroup() {
+	local wait_release="while [ ! -e $TMP/release ]; do sleep 0.02; done" root ev
+
+	rm -f "$TMP/release"
+	"$BPERF" stat -a -x, -e page-faults,context-switches -G "$CG,$CG" -- sh -c "$wait_release" \
+		2>"$TMP/cg_root" &
+	root=$!
+	member "$BPERF" stat --bpf-counters -a -x, -e page-faults,context-switches \
+		-G "$CG,$CG" -- sh -c "$wait_release" 2>"$TMP/cg_member" &
+	wait_registered $((BASE + 2))
+	sleep 0.3	# the direct session opens meanwhile
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" 3000' sh "$MNT/$CG" "$PT"
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" 500' sh "$MNT/$CG" "$WORKLOADS/pingpong"
+	touch "$TMP/release"
+	wait "$root" $!
+	for ev in page-faults context-switches; do
+		assert_eq "$(count_of "$TMP/cg_root" "$ev")" "$(count_of "$TMP/cg_member" "$ev")" \
+			"$ev in cgroup $CG: root's direct -G vs the member's through the daemon"
+	done
+	[ "$(count_of "$TMP/cg_member" page-faults)" -ge 3000 ] ||
+		fail "the member's -G: fewer than 3000 page faults: $(cat "$TMP/cg_member")"
+	wait_registered "$BASE"
+}
+[ -n "$HAVE_CG" ] && check_retry granted_cgroup granted_cgroup
+[ -n "$HAVE_CG" ] && rmdir "$MNT/$CG"
 
 # ---- the daemon holds up ------------------------------------------------------------------------
 vmrss() { awk '/^VmRSS:/ { print $2 }' "/proc/$DPID/status"; }
