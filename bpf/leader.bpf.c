@@ -92,6 +92,29 @@ struct {
 	__uint(max_entries, LEADER_NR_GENS);
 } filter_gen SEC(".maps");
 
+/* The registered cgroups: kernfs id -> index in cg_accum. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u64);
+	__type(value, struct leader_cg);
+	__uint(max_entries, LEADER_MAX_CGROUPS);
+} cg_index SEC(".maps");
+
+/* max_entries set by user space before load: LEADER_MAX_CGROUPS * nr_members */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct bpf_perf_event_value);
+	__uint(max_entries, 1);
+} cg_accum SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, struct leader_cg_users);
+	__uint(max_entries, LEADER_MAX_CGROUPS);
+} cg_users SEC(".maps");
+
 /*
  * The sessions the pending context-switch increment on each CPU belongs to (prev_owner_members):
  * those that counted the task switched out last, as it was switched out. A set of slots rather
@@ -141,27 +164,26 @@ struct slice {
 	struct pending cnt_slots;	/* who the pending increment was for */
 	struct pending next_slots;	/* who the increment this switch makes is for */
 	struct pending tid_slots;	/* the FILTER_TID sessions that count tid, if cached */
-	__u64 cgroup;	/* the running task's perf cgroup (struct cgroup *), if cgroup slots exist */
 	__u32 tid;
 	__u32 cpu;
 	__u32 nr_slots;
 	__u32 busy;	/* a reading is in progress on this CPU (see account()) */
 	__u32 at_switch;	/* tid is being switched out (not a read) */
 	__u32 use_set;	/* tid_slots is good: take it rather than filter */
-	/*
-	 * Kept from one reading to the next while cgroup slots exist: the task the next slice
-	 * starts with and its cgroup then. perf moves a task's counts to its new cgroup the moment
-	 * it moves, so a slice belongs to the cgroup it started in, up to the move.
-	 */
-	__u64 start_cgroup;
-	__u32 start_tid;
 	__u32 gone;	/* perf no longer counts the task going out (task_is_gone()) */
 	/*
-	 * The last cgroup looked up in this slice and whether the task's cgroup is in it: sessions
-	 * often count the same cgroup, and the answer does not change within one slice.
+	 * The last reading was at a switch: its context-switch increment, made after the
+	 * tracepoint and so in this slice's delta, was credited to the cgroups of the slice before.
 	 */
-	__u64 matched_id;
-	__u32 matched;
+	__u32 cg_pending;
+	/*
+	 * Kept from one reading to the next: the perf cgroup (struct cgroup *) the open slice runs
+	 * in, that of the task switched in at the last reading (or running then). While cgroups
+	 * are registered every switch that changes the perf cgroup reads, and so does a task
+	 * moving itself, so the whole slice ran there: perf moves a task's counts to its new
+	 * cgroup the moment it moves.
+	 */
+	__u64 start_cgroup;
 };
 
 struct {
@@ -209,26 +231,6 @@ static __u64 current_perf_cgroup(void)
 }
 
 /*
- * The kernel's level of each slot's cgroup, once found on this CPU. A session gives its cgroup's
- * depth below the mount it sees, which inside a cgroup namespace rooted below the hierarchy's
- * root (a container) is less than the kernel's level, never more; the leader finds the level
- * from there the first time a task of the cgroup, or below it, runs on the CPU. Per CPU, so that
- * a reused slot's new cgroup never meets an old entry being written elsewhere.
- */
-struct cgroup_level {
-	__u64 id;	/* the cgroup whose level this is: the slot's, or a former one's */
-	__u32 level;
-	__u32 pad;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__type(key, __u32);
-	__type(value, struct cgroup_level);
-	__uint(max_entries, LEADER_MAX_SESSIONS);
-} cgroup_levels SEC(".maps");
-
-/*
  * The kernfs id of cgrp's ancestor at level (cgrp's own at its level); level <= cgrp's. Not
  * inlined: in a loop the compiler would hoist the relocation of the field this kernel lacks
  * above the test for it, and the verifier refuses that instruction.
@@ -242,36 +244,6 @@ static __noinline __u64 ancestor_id(struct cgroup *cgrp, __u32 level)
 		return ancestor ? BPF_CORE_READ(ancestor, kn, id) : 0;
 	}
 	return BPF_CORE_READ((struct cgroup___ids *)cgrp, ancestor_ids[level]);
-}
-
-/* Whether the cgroup at cgroup_addr is the session's cgroup or below it: perf's match. */
-static bool in_cgroup(__u64 cgroup_addr, const struct leader_session *s, __u32 slot)
-{
-	struct cgroup *cgrp = (struct cgroup *)cgroup_addr;
-	struct cgroup_level *known;
-	__u32 level, top, i;
-
-	if (!cgrp)
-		return false;
-	top = BPF_CORE_READ(cgrp, level);
-	if (top < s->cgroup_level)
-		return false;
-	known = bpf_map_lookup_elem(&cgroup_levels, &slot);
-	if (!known)
-		return false;
-	if (known->id == s->cgroup_id)
-		return known->level <= top && ancestor_id(cgrp, known->level) == s->cgroup_id;
-	for (i = 0; i < LEADER_CGROUP_MAX_LEVEL; i++) {
-		level = s->cgroup_level + i;
-		if (level > top)
-			break;
-		if (ancestor_id(cgrp, level) == s->cgroup_id) {
-			known->id = s->cgroup_id;
-			known->level = level;
-			return true;
-		}
-	}
-	return false;
 }
 
 _Static_assert(LEADER_MAX_SESSIONS == 128, "struct pending holds 128 slots");
@@ -292,23 +264,10 @@ static void slot_add(struct pending *set, __u32 slot)
 	set->slots[slot_word(slot)] |= 1ull << (slot & 63);
 }
 
-static bool cpu_listed(const struct leader_session *s, __u32 cpu)
+/* Whether the slice (the task now running on its CPU) belongs to the thread session in slot. */
+static bool counts_slice(__u32 slot, struct slice *sl)
 {
-	return (s->cpus[(cpu >> 6) & (LEADER_MAX_CPUS / 64 - 1)] >> (cpu & 63)) & 1;
-}
-
-/* Whether the slice (the task now running on its CPU) belongs to the session in slot. */
-static bool counts_slice(const struct leader_session *s, __u32 slot, struct slice *sl)
-{
-	if (s->filter == FILTER_TID)
-		return sl->use_set ? slot_in(&sl->tid_slots, slot) : in_filter(slot, sl->tid);
-	if (s->filter != FILTER_CGROUP || !cpu_listed(s, sl->cpu))
-		return false;
-	if (s->cgroup_id != sl->matched_id) {
-		sl->matched = in_cgroup(sl->cgroup, s, slot);
-		sl->matched_id = s->cgroup_id;
-	}
-	return sl->matched;
+	return sl->use_set ? slot_in(&sl->tid_slots, slot) : in_filter(slot, sl->tid);
 }
 
 /* bpf_loop wants its context on the stack: it carries the per-CPU slice. */
@@ -362,7 +321,7 @@ static void find_tid_slots(struct slice *sl, const struct leader_state *st)
 
 	__builtin_memset(&sl->tid_slots, 0, sizeof(sl->tid_slots));
 	sl->use_set = 0;
-	if (!tid || st->nr_switch_slots < st->nr_cgroup_slots + 2)
+	if (!tid || st->nr_switch_slots < 2)
 		return;
 	gen_bpf = bpf_map_lookup_elem(&filter_gen, &key_bpf);
 	gen_user = bpf_map_lookup_elem(&filter_gen, &key_user);
@@ -395,14 +354,12 @@ static long credit_session(__u32 slot, void *ctx)
 	if (slot >= sl->nr_slots || slot >= LEADER_MAX_SESSIONS)
 		return 1;
 	s = bpf_map_lookup_elem(&sessions, &slot);
-	/* -a/-C sessions take differences of prev_readings themselves */
-	if (!s || s->state != SLOT_ACTIVE || s->filter == FILTER_CPU)
+	/* -a/-C and -G sessions take differences of prev_readings and cg_accum themselves */
+	if (!s || s->state != SLOT_ACTIVE || s->filter != FILTER_TID)
 		return 0;
-	time_ok = s->enabled && counts_slice(s, slot, sl);
+	time_ok = s->enabled && counts_slice(slot, sl);
 	count_ok = prev_owner_members ? slot_in(&sl->cnt_slots, slot) : time_ok;
-	/* a task perf stopped counting still counts in its cgroup as it goes */
-	if (prev_owner_members && time_ok && sl->at_switch &&
-	    (!sl->gone || s->filter == FILTER_CGROUP))
+	if (prev_owner_members && time_ok && sl->at_switch && !sl->gone)
 		slot_add(&sl->next_slots, slot);
 	if (!time_ok && !count_ok)
 		return 0;
@@ -454,11 +411,83 @@ static long forget_task(__u32 slot, void *ctx)
 }
 
 /*
+ * A member's count for the cgroups of the slice. A context switch is counted for the task
+ * switched out just after the tracepoint: a reading at a switch credits that increment to the
+ * slice it ends at once, and the next reading takes it out of its own slice's delta.
+ */
+static __u64 cg_count(const struct slice *sl, __u32 m, __u32 at_switch)
+{
+	__u64 count = sl->delta[m & (LEADER_MAX_MEMBERS - 1)].counter;
+
+	if (!(prev_owner_members & (1u << m)))
+		return count;
+	if (sl->cg_pending && count)
+		count--;
+	return count + at_switch;
+}
+
+/* The walk up from a slice's cgroup through its ancestors, crediting the registered ones. */
+struct cg_walk_ctx {
+	struct slice *sl;
+	struct cgroup *cgrp;
+	__u32 level;
+	__u32 at_switch;
+};
+
+static long credit_level(__u32 i, void *ctx)
+{
+	struct cg_walk_ctx *wc = ctx;
+	struct leader_cg_users *users;
+	struct leader_cg *cg;
+	__u64 id;
+	__u32 m, idx;
+
+	if (i > wc->level)
+		return 1;
+	id = ancestor_id(wc->cgrp, wc->level - i);
+	cg = bpf_map_lookup_elem(&cg_index, &id);
+	if (!cg)
+		return 0;
+	idx = cg->idx;
+	/* an index being freed or reused meanwhile is not this cgroup's any more */
+	users = bpf_map_lookup_elem(&cg_users, &idx);
+	if (!users || users->id != id)
+		return 0;
+	for (m = 0; m < LEADER_MAX_MEMBERS && m < nr_members; m++) {
+		__u32 key = idx * nr_members + m;
+		struct bpf_perf_event_value *acc = bpf_map_lookup_elem(&cg_accum, &key);
+
+		if (!acc)
+			continue;
+		acc->counter += cg_count(wc->sl, m, wc->at_switch);
+		acc->enabled += wc->sl->delta[m].enabled;
+		acc->running += wc->sl->delta[m].running;
+	}
+	return 0;
+}
+
+/*
+ * The slice goes to the cgroup it ran in and to every registered ancestor, as perf's cgroup
+ * events count their descendants: one hash lookup per level, however many sessions count them.
+ */
+static void credit_cgroups(struct slice *sl, bool at_switch)
+{
+	struct cgroup *cgrp = (struct cgroup *)sl->start_cgroup;
+	struct cg_walk_ctx wc = { .sl = sl, .cgrp = cgrp, .at_switch = at_switch };
+
+	if (!cgrp)
+		return;
+	wc.level = BPF_CORE_READ(cgrp, level);
+	bpf_loop(wc.level < LEADER_CG_MAX_LEVELS ? wc.level + 1 : LEADER_CG_MAX_LEVELS,
+		 credit_level, &wc, 0);
+}
+
+/*
  * Reads every member on this CPU and credits the slice since the last reading to the sessions
- * that count tid. at_switch: called at a real switch (tid is being switched out), rather than
+ * that count tid and to the registered cgroups it ran in. at_switch: called at a real switch (tid is being switched out), rather than
  * to bring the counts up to date before a read.
  */
-static int account_slice(__u32 tid, bool at_switch, bool gone)
+static int account_slice(__u32 tid, bool at_switch, bool gone, __u64 next_cgroup)
 {
 	__u32 zero = 0, m, cpu = bpf_get_smp_processor_id();
 	struct leader_state *st;
@@ -492,16 +521,11 @@ static int account_slice(__u32 tid, bool at_switch, bool gone)
 	}
 	sl->tid = tid;
 	sl->cpu = cpu;
-	sl->cgroup = 0;
-	sl->matched_id = 0;
-	if (st->nr_cgroup_slots)
-		sl->cgroup = sl->start_tid == tid ? sl->start_cgroup : current_perf_cgroup();
-	/* the next slice: the task switched in records itself in on_switch */
-	sl->start_tid = 0;
-	if (st->nr_cgroup_slots && !at_switch) {
-		sl->start_tid = tid;
-		sl->start_cgroup = current_perf_cgroup();
-	}
+	if (st->nr_cgroups)
+		credit_cgroups(sl, at_switch);
+	/* the next slice runs in the cgroup of the task switched in, or of the one running on */
+	sl->start_cgroup = at_switch ? next_cgroup : current_perf_cgroup();
+	sl->cg_pending = at_switch;
 	sl->at_switch = at_switch;
 	sl->gone = gone;
 	__builtin_memset(&sl->cnt_slots, 0, sizeof(sl->cnt_slots));
@@ -513,7 +537,8 @@ static int account_slice(__u32 tid, bool at_switch, bool gone)
 			return 0;
 		sl->cnt_slots = *owner;
 	}
-	sl->nr_slots = st->nr_slots;
+	/* no thread session: nothing to credit per slot, and no task in filter to forget */
+	sl->nr_slots = st->nr_switch_slots ? st->nr_slots : 0;
 	if (sl->nr_slots > LEADER_MAX_SESSIONS)
 		sl->nr_slots = LEADER_MAX_SESSIONS;
 	find_tid_slots(sl, st);
@@ -546,7 +571,7 @@ static int account_slice(__u32 tid, bool at_switch, bool gone)
  * where it checks a static one again at each of its five calls. That halves what it goes
  * through to load a leader (about 0.75 s of guest time to 0.37 s per leader in the arm64 guest).
  */
-__noinline int account(__u32 tid, __u32 at_switch, __u32 gone)
+__noinline int account(__u32 tid, __u32 at_switch, __u32 gone, __u64 next_cgroup)
 {
 	struct slice *sl;
 	__u32 zero = 0;
@@ -558,7 +583,7 @@ __noinline int account(__u32 tid, __u32 at_switch, __u32 gone)
 	if (sl->busy)
 		return LEADER_SYNC_BUSY;
 	sl->busy = 1;
-	ret = account_slice(tid, at_switch, gone);
+	ret = account_slice(tid, at_switch, gone, next_cgroup);
 	sl->busy = 0;
 	return ret;
 }
@@ -567,8 +592,9 @@ __noinline int account(__u32 tid, __u32 at_switch, __u32 gone)
  * Runs at each switch as the task going out, and by BPF_PROG_TEST_RUN on each CPU before a
  * session reads (then the slice so far belongs to whatever runs on that CPU now). The context
  * is read with bpf_probe_read_kernel(), never directly: a direct access would make the kernel
- * refuse upstream perf's test runs, which pass no context. While no session counts threads or
- * cgroups (and no upstream follower may be attached) a switch needs no reading at all.
+ * refuse upstream perf's test runs, which pass no context. While no session counts threads (and
+ * no upstream follower may be attached) a switch reads only when it changes the perf cgroup
+ * while cgroups are registered, as perf switches cgroup events only then; else not at all.
  */
 SEC("raw_tp/sched_switch")
 int on_switch(struct bpf_raw_tracepoint_args *ctx)
@@ -576,28 +602,27 @@ int on_switch(struct bpf_raw_tracepoint_args *ctx)
 	struct task_struct *task = bpf_get_current_task_btf();
 	__u64 args[3] = { 0 };	/* preempt, prev, next */
 	struct leader_state *st;
+	__u64 next_cgroup;
 	struct slice *sl;
 	__u32 zero = 0;
-	int ret;
 
 	if (bpf_probe_read_kernel(args, sizeof(args), ctx)) {
 		foreign_syncs = 1;
-		return account(task->pid, false, false);
+		return account(task->pid, false, false, 0);
 	}
 	if (args[0] == LEADER_SYNC_MAGIC)
-		return account(task->pid, false, false);
+		return account(task->pid, false, false, 0);
 	st = bpf_map_lookup_elem(&leader_state, &zero);
-	if (!st || (!foreign_syncs && !st->nr_switch_slots))
+	if (!st || (!foreign_syncs && !st->nr_switch_slots && !st->nr_cgroups))
 		return 0;
-	ret = account(task->pid, true, task_is_gone(task));
-	sl = bpf_map_lookup_elem(&slice_buf, &zero);
-	if (!ret && sl && st->nr_cgroup_slots) {
-		struct task_struct *next = (struct task_struct *)args[2];
-
-		sl->start_tid = BPF_CORE_READ(next, pid);
-		sl->start_cgroup = task_perf_cgroup(next);
+	next_cgroup = task_perf_cgroup((struct task_struct *)args[2]);
+	if (!foreign_syncs && !st->nr_switch_slots) {
+		sl = bpf_map_lookup_elem(&slice_buf, &zero);
+		/* the open slice goes on in the same cgroup */
+		if (!sl || sl->start_cgroup == next_cgroup)
+			return 0;
 	}
-	return ret;
+	return account(task->pid, true, task_is_gone(task), next_cgroup);
 }
 
 /*
@@ -616,9 +641,9 @@ int BPF_PROG(on_cgroup_move, struct cgroup *dst, const char *path, struct task_s
 	if (task != cur)
 		return 0;
 	st = bpf_map_lookup_elem(&leader_state, &zero);
-	if (!st || !st->nr_cgroup_slots)
+	if (!st || !st->nr_cgroups)
 		return 0;
-	account(cur->pid, false, false);
+	account(cur->pid, false, false, 0);
 	return 0;
 }
 
@@ -642,7 +667,7 @@ static int stop_counting_exiting(struct task_struct *task)
 	st = bpf_map_lookup_elem(&leader_state, &zero);
 	if (!st || !st->nr_switch_slots)
 		return 0;
-	account((__u32)bpf_get_current_pid_tgid(), false, true);
+	account((__u32)bpf_get_current_pid_tgid(), false, true, 0);
 	return 0;
 }
 
@@ -684,7 +709,7 @@ static long start_on_exec(__u32 slot, void *ctx)
 		return 0;
 	if (!ec->flushed) {
 		/* What ran before the exec belongs to the sessions already counting. */
-		account(ec->tid, false, false);
+		account(ec->tid, false, false, 0);
 		ec->flushed = true;
 	}
 	s->exec_tgid = 0;

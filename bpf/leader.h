@@ -3,12 +3,15 @@
  * Types and names shared by the shared-counter leader (leader.bpf.c) and user space.
  *
  * One leader counts one event (or one event group) on every CPU. While a session counts threads
- * (-p, -t, a workload) or cgroups (-G), at each sched_switch it reads this CPU's counters, works
- * out how far they moved since its last reading on this CPU, and adds that slice to every such
- * session whose target the slice belongs to. Sessions counting CPUs (-a, -C) need no work at a
- * switch: they take the difference of prev_readings between their own reads. Once upstream
- * perf's followers may be attached it also leaves the slice of the first event in diff_readings
- * at every switch, as perf's own leader does.
+ * (-p, -t, a workload), at each sched_switch it reads this CPU's counters, works out how far they
+ * moved since its last reading on this CPU, and adds that slice to every such session whose
+ * target the slice belongs to. While cgroups are registered (cg_index), it reads at the switches
+ * that change the CPU's perf cgroup and adds the slice to the sums of the cgroup the slice ran in
+ * and of each registered ancestor, once however many sessions count them. Sessions counting CPUs
+ * (-a, -C) or cgroups (-G) need no work of their own at a switch: they take differences of
+ * prev_readings or of cg_accum between their own reads. Once upstream perf's followers may be
+ * attached it also leaves the slice of the first event in diff_readings at every switch, as
+ * perf's own leader does.
  *
  * Maps (names as in the object, user space finds them by name through the program's map ids;
  * keys are __u32 where not named):
@@ -23,7 +26,13 @@
  *   accum          PERCPU_ARRAY[LEADER_MAX_SESSIONS * LEADER_MAX_MEMBERS] of struct
  *                  bpf_perf_event_value, key slot * LEADER_MAX_MEMBERS + member: per-session sums
  *   filter         HASH struct leader_filter_key -> u8 1: the threads each session counts
- *                  (a cgroup session's cgroup is in its slot)
+ *   cg_index       HASH __u64 cgroup id (kernfs id) -> struct leader_cg: the registered cgroups
+ *   cg_accum       PERCPU_ARRAY[LEADER_MAX_CGROUPS * nr_members] of struct bpf_perf_event_value,
+ *                  key idx * nr_members + member: the sums of the slices that ran in cgroup idx
+ *                  or below it, monotonic (sessions take differences)
+ *   cg_users       ARRAY[LEADER_MAX_CGROUPS] of struct leader_cg_users: which cgroup an index is
+ *                  for (0: free) and which slots use it; user space's bookkeeping, which the
+ *                  leader checks an index against before adding to it
  *   leader_state   ARRAY[1] of struct leader_state (slot watermark, ids of the helper links)
  *   filter_gen     ARRAY[LEADER_NR_GENS] of __u64: the generations of filter and of the slot
  *                  table's thread slots. LEADER_GEN_BPF: the programs add one after each change
@@ -35,18 +44,16 @@
  *                  context-switch increment pending on this CPU belongs to
  *   slice_buf      PERCPU_ARRAY[1] of struct slice: the slice being credited (too big for the
  *                  BPF stack), with what is kept from one reading to the next on this CPU: the
- *                  reading-in-progress flag and the task and cgroup the next slice starts with
+ *                  reading-in-progress flag and the perf cgroup the open slice runs in
  *   task_slots     PERCPU_ARRAY[LEADER_TASK_SLOTS_ENTRIES] of struct task_slots, key tid's low
  *                  bits: per CPU, the thread slots that count a recent thread, with the tid and
  *                  the filter_gen values they were found at (stale once either moved)
- *   cgroup_levels  PERCPU_ARRAY[LEADER_MAX_SESSIONS] of struct cgroup_level: the kernel's level
- *                  of each cgroup slot's cgroup, once found on this CPU
  *   leader_b.rodata  the constants set before load: nr_members, nr_cpus, prev_owner_members and
  *                  attr_key, which a session compares with its own key before adopting a leader
  *   leader_b.bss   foreign_syncs (upstream perf's followers may be attached)
- * pending_owner, slice_buf, task_slots, cgroup_levels and .bss are the programs' own: bperf never
- * touches them (test_leader_load reads foreign_syncs); struct pending, slice, task_slots and
- * cgroup_level are in leader.bpf.c.
+ * pending_owner, slice_buf, task_slots and .bss are the programs' own: bperf never touches them
+ * (test_leader_load reads foreign_syncs); struct pending, slice and task_slots are in
+ * leader.bpf.c.
  */
 #ifndef BPERF_BPF_LEADER_H
 #define BPERF_BPF_LEADER_H
@@ -62,8 +69,13 @@
 #define LEADER_GEN_BPF 0
 #define LEADER_GEN_USER 1
 #define LEADER_NR_GENS 2
-/* how far below its depth in a session's view a cgroup's level is looked for */
-#define LEADER_CGROUP_MAX_LEVEL 64
+/*
+ * Registered cgroups per leader (fixed: cg_accum takes 24 bytes per cgroup, member and CPU,
+ * 96 KiB per member per CPU), and how many levels up from a slice's cgroup the leader looks for
+ * registered ones (a cgroup deeper than that does not count in its topmost ancestors).
+ */
+#define LEADER_MAX_CGROUPS 4096
+#define LEADER_CG_MAX_LEVELS 64
 /* Room for the attr map key a leader counts (struct perf_event_attr, any version). */
 #define LEADER_KEY_SIZE 256
 /* on_switch's return value when a test run found another reading in progress on its CPU */
@@ -83,12 +95,15 @@
 #define LEADER_DIFF_MAP "diff_readings"
 #define LEADER_PREV_MAP "prev_readings"
 #define LEADER_GEN_MAP "filter_gen"
+#define LEADER_CG_INDEX_MAP "cg_index"
+#define LEADER_CG_ACCUM_MAP "cg_accum"
+#define LEADER_CG_USERS_MAP "cg_users"
 
 /*
  * Bumped whenever the maps' layout or a slot's meaning changes: a leader of another version is
- * not shared (6: filter_gen, which every change to the filters must bump).
+ * not shared (6: filter_gen, which every change to the filters must bump; 7: per-cgroup sums).
  */
-#define LEADER_ABI_VERSION 6
+#define LEADER_ABI_VERSION 7
 
 enum leader_slot_state {
 	SLOT_FREE = 0,
@@ -98,7 +113,8 @@ enum leader_slot_state {
 enum leader_filter_type {
 	FILTER_CPU = 2,	   /* -a, -C: every task on the listed CPUs */
 	FILTER_TID = 3,	   /* -p, -t, the workload: the listed threads (and their children) */
-	FILTER_CGROUP = 4, /* -G, --for-each-cgroup: tasks of a cgroup or below on the listed CPUs */
+	/* -G, --for-each-cgroup: tasks of a cgroup or below on the listed CPUs (cg_accum) */
+	FILTER_CGROUP = 4,
 };
 
 struct leader_session {
@@ -110,10 +126,19 @@ struct leader_session {
 	__u32 owner_pid;   /* the session's process, for liveness checks */
 	__u64 owner_start; /* its start time (/proc stat field 22), against pid reuse */
 	__u64 cgroup_id;   /* FILTER_CGROUP: the cgroup's kernfs id (its directory's inode) */
-	/* its depth below the mount the session sees: the least its level can be */
-	__u32 cgroup_level;
-	__u32 pad;
 	__u64 cpus[LEADER_MAX_CPUS / 64]; /* FILTER_CPU, FILTER_CGROUP */
+};
+
+/* cg_index's value: the cgroup's index in cg_accum (and cg_users) */
+struct leader_cg {
+	__u32 idx;
+	__u32 pad;
+};
+
+/* cg_users: the cgroup an index is for (0: the index is free) and the slots using it */
+struct leader_cg_users {
+	__u64 id;
+	__u64 slots[LEADER_MAX_SESSIONS / 64];
 };
 
 /* filter: the set of (slot, tid) a FILTER_TID session counts; the value is always 1. */
@@ -130,10 +155,12 @@ struct leader_state {
 	__u32 exec_link_id;	/* the helper programs' links, so every session can hold them */
 	__u32 newtask_link_id;
 	__u32 cgroup_link_id;
-	/* active thread and cgroup slots: without any, a switch reads nothing */
+	/* active thread slots: without any, a switch reads nothing unless the cgroup changes */
 	__u32 nr_switch_slots;
-	__u32 nr_cgroup_slots;	/* active cgroup slots: a switch looks up the task's cgroup */
+	/* registered cgroups: without any, a switch between cgroups reads nothing either */
+	__u32 nr_cgroups;
 	__u32 exit_link_id;	/* on_process_exit or on_exit_task, 0 where neither attaches */
+	__u32 cg_cursor;	/* user space's: every index below it is in use */
 };
 
 #endif

@@ -27,7 +27,7 @@ static void handle_init(struct leader_handle *h)
 	for (i = 0; i < LEADER_NR_LINKS; i++)
 		h->link_fds[i] = -1;
 	h->prog_fd = h->sessions_fd = h->accum_fd = h->filter_fd = h->state_fd = h->prev_fd = -1;
-	h->gen_fd = -1;
+	h->gen_fd = h->cg_index_fd = h->cg_accum_fd = h->cg_users_fd = -1;
 }
 
 static void close_fd(int *fd)
@@ -50,6 +50,9 @@ void leader_put(struct leader_handle *h)
 	close_fd(&h->state_fd);
 	close_fd(&h->prev_fd);
 	close_fd(&h->gen_fd);
+	close_fd(&h->cg_index_fd);
+	close_fd(&h->cg_accum_fd);
+	close_fd(&h->cg_users_fd);
 }
 
 static int read_state(const struct leader_handle *h, struct leader_state *st)
@@ -83,7 +86,7 @@ static int for_each_prog_map(int prog_fd,
 			     void *ctx)
 {
 	struct bpf_prog_info info = { 0 };
-	__u32 len = sizeof(info), ids[16], i;
+	__u32 len = sizeof(info), ids[32], i;
 
 	info.nr_map_ids = ARRAY_SIZE(ids);
 	info.map_ids = (unsigned long)ids;
@@ -121,6 +124,12 @@ static bool take_leader_map(int fd, const struct bpf_map_info *info, void *ctx)
 		slot = &h->prev_fd;
 	else if (!strcmp(info->name, LEADER_GEN_MAP))
 		slot = &h->gen_fd;
+	else if (!strcmp(info->name, LEADER_CG_INDEX_MAP))
+		slot = &h->cg_index_fd;
+	else if (!strcmp(info->name, LEADER_CG_ACCUM_MAP))
+		slot = &h->cg_accum_fd;
+	else if (!strcmp(info->name, LEADER_CG_USERS_MAP))
+		slot = &h->cg_users_fd;
 
 	if (!slot || *slot >= 0)
 		return false;
@@ -139,7 +148,8 @@ static int adopt_maps(struct leader_handle *h, int prog_fd)
 	if (strcmp(info.name, LEADER_PROG_NAME) || for_each_prog_map(prog_fd, take_leader_map, h))
 		return -ENOENT;
 	if (h->sessions_fd < 0 || h->accum_fd < 0 || h->filter_fd < 0 || h->state_fd < 0 ||
-	    h->prev_fd < 0 || h->gen_fd < 0)
+	    h->prev_fd < 0 || h->gen_fd < 0 || h->cg_index_fd < 0 || h->cg_accum_fd < 0 ||
+	    h->cg_users_fd < 0)
 		return -ENOENT;
 	return 0;
 }
@@ -493,6 +503,7 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	if (!skel)
 		return -errno ? -errno : -ENOMEM;
 	bpf_map__set_max_entries(skel->maps.events, nr_cpus * nr);
+	bpf_map__set_max_entries(skel->maps.cg_accum, LEADER_MAX_CGROUPS * nr);
 	skel->rodata->nr_members = nr;
 	skel->rodata->nr_cpus = nr_cpus;
 	skel->rodata->prev_owner_members = context_switch_members(attrs, nr);
@@ -535,6 +546,9 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	err = dup_fd(bpf_map__fd(skel->maps.filter), &h->filter_fd, err);
 	err = dup_fd(bpf_map__fd(skel->maps.prev_readings), &h->prev_fd, err);
 	err = dup_fd(bpf_map__fd(skel->maps.filter_gen), &h->gen_fd, err);
+	err = dup_fd(bpf_map__fd(skel->maps.cg_index), &h->cg_index_fd, err);
+	err = dup_fd(bpf_map__fd(skel->maps.cg_accum), &h->cg_accum_fd, err);
+	err = dup_fd(bpf_map__fd(skel->maps.cg_users), &h->cg_users_fd, err);
 	err = dup_fd(bpf_program__fd(skel->progs.on_switch), &h->prog_fd, err);
 	for (i = 0; i < LEADER_EXIT_LINK; i++)
 		err = dup_fd(bpf_link__fd(links[i]), &h->link_fds[i], err);

@@ -29,6 +29,9 @@ struct leader_handle {
 	int state_fd;
 	int prev_fd;			/* prev_readings: the raw per-CPU readings */
 	int gen_fd;			/* filter_gen: bumped after each change to the filters */
+	int cg_index_fd;		/* the per-cgroup sums (leader_cgroups.c) */
+	int cg_accum_fd;
+	int cg_users_fd;
 	__u32 link_id;			/* on_switch's link: the attr map entry names it */
 	__u32 nr_members;
 	__u32 nr_cpus;			/* possible CPUs: the per-CPU maps' width */
@@ -45,7 +48,6 @@ struct leader_session_spec {
 	bool inherit;
 	pid_t exec_tgid;	/* non-zero: counting starts at this process's exec */
 	__u64 cgroup_id;	/* FILTER_CGROUP (on cpus): the cgroup's kernfs id */
-	__u32 cgroup_level;	/* its depth below the mount: the least level it can have */
 	bool enabled;
 };
 
@@ -88,6 +90,8 @@ int leader_slot_set_enabled(struct leader_handle *h, __u32 slot, bool enabled);
 
 /* Brings every CPU's slice up to date (BPF_PROG_TEST_RUN on each CPU). */
 int leader_sync(const struct leader_handle *h);
+/* The same, for callers holding the attr map lock (which leader_sync() takes itself). */
+int leader_sync_locked(const struct leader_handle *h);
 /* The slot's sums for one member, one value per possible CPU. */
 int leader_read(const struct leader_handle *h, __u32 slot, __u32 member,
 		struct bpf_perf_event_value *per_cpu);

@@ -13,6 +13,7 @@
 
 #include "../common.h"
 #include "leader.h"
+#include "leader_cgroups.h"
 
 /*
  * Fields 3 (state), 9 (flags) and 22 (start time) of /proc/PID/stat; false if the process is
@@ -107,9 +108,11 @@ static int zero_accum(struct leader_handle *h, __u32 slot)
 	return err;
 }
 
-/* Frees the slots of sessions that died without cleaning up (SIGKILL). */
+/* Frees the slots of sessions that died without cleaning up (SIGKILL), and their cgroups. */
 static void reclaim_dead(struct leader_handle *h, struct leader_session *table)
 {
+	__u64 dead[LEADER_MAX_SESSIONS / 64] = { 0 };
+	bool any = false;
 	__u32 i;
 
 	for (i = 0; i < LEADER_MAX_SESSIONS; i++) {
@@ -118,7 +121,11 @@ static void reclaim_dead(struct leader_handle *h, struct leader_session *table)
 		table[i].state = SLOT_FREE;
 		bpf_map_update_elem(h->sessions_fd, &i, &table[i], BPF_ANY);
 		delete_slot_filter(h, i);
+		dead[i / 64] |= 1ull << (i % 64);
+		any = true;
 	}
+	if (any)
+		leader_cg_reclaim(h, dead);
 }
 
 static int read_table(struct leader_handle *h, struct leader_session *table)
@@ -150,14 +157,9 @@ static int publish_slots(struct leader_handle *h, const struct leader_session *t
 		return -errno;
 	st.nr_slots = highest_active(table);
 	st.nr_switch_slots = 0;
-	st.nr_cgroup_slots = 0;
-	for (i = 0; i < st.nr_slots; i++) {
-		if (table[i].state != SLOT_ACTIVE || table[i].filter == FILTER_CPU)
-			continue;
-		st.nr_switch_slots++;
-		if (table[i].filter == FILTER_CGROUP)
-			st.nr_cgroup_slots++;
-	}
+	for (i = 0; i < st.nr_slots; i++)
+		if (table[i].state == SLOT_ACTIVE && table[i].filter == FILTER_TID)
+			st.nr_switch_slots++;
 	return bpf_map_update_elem(h->state_fd, &zero, &st, BPF_ANY) ? -errno : 0;
 }
 
@@ -181,7 +183,7 @@ static int sync_cpu(const struct leader_handle *h, __u32 cpu)
 	return 0;
 }
 
-static int sync_all_cpus(const struct leader_handle *h)
+int leader_sync_locked(const struct leader_handle *h)
 {
 	__u32 cpu;
 	int err = 0;
@@ -217,7 +219,7 @@ int leader_slot_claim(struct leader_handle *h, const struct leader_session_spec 
 	 * off, an on_exec flush makes the test run retry). The attr map lock, held here, is also
 	 * leader_sync()'s: no test run can nest.
 	 */
-	err = sync_all_cpus(h);
+	err = leader_sync_locked(h);
 	if (err)
 		goto out;
 	/* Sums first, then the filter, then the slot, then the loop bound: no half-made slot. */
@@ -241,7 +243,6 @@ int leader_slot_claim(struct leader_handle *h, const struct leader_session_spec 
 	s.owner_pid = getpid();
 	s.owner_start = process_start_time(s.owner_pid);
 	s.cgroup_id = spec->cgroup_id;
-	s.cgroup_level = spec->cgroup_level;
 	for (i = 0; i < spec->nr_cpus; i++)
 		if (spec->cpus[i] >= 0 && spec->cpus[i] < LEADER_MAX_CPUS)
 			s.cpus[spec->cpus[i] / 64] |= 1ull << (spec->cpus[i] % 64);
@@ -265,10 +266,15 @@ bool leader_slot_release(struct leader_handle *h, __u32 slot)
 	bool last = false;
 
 	if (!read_table(h, table)) {
+		__u64 mine[LEADER_MAX_SESSIONS / 64] = { 0 };
+
 		table[slot].state = SLOT_FREE;
 		table[slot].enabled = 0;
 		bpf_map_update_elem(h->sessions_fd, &slot, &table[slot], BPF_ANY);
 		delete_slot_filter(h, slot);
+		/* the cgroups the session did not put (it failed half way) */
+		mine[slot / 64] |= 1ull << (slot % 64);
+		leader_cg_reclaim(h, mine);
 		reclaim_dead(h, table);
 		publish_slots(h, table);
 		filters_changed(h);
@@ -301,7 +307,7 @@ int leader_sync(const struct leader_handle *h)
 
 	if (flock(h->prog_fd, LOCK_EX) < 0)
 		return -errno;
-	err = sync_all_cpus(h);
+	err = leader_sync_locked(h);
 	flock(h->prog_fd, LOCK_UN);
 	return err;
 }

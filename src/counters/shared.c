@@ -4,8 +4,9 @@
  * distinct attr on the host, found through the pinned attr map). A session counting threads
  * reads what the leader credited to its slot; one counting CPUs (-a, -C) takes differences of
  * the leader's raw per-CPU readings, so it costs nothing at a context switch; one counting a
- * cgroup (-G) reads what the leader credited to its slot on each CPU. No BPF trampolines: the
- * leader does all the filtering itself.
+ * cgroup (-G) registers the cgroup with the leader, which sums each registered cgroup once
+ * however many sessions count it, and takes differences of those sums on each CPU. No BPF
+ * trampolines: the leader does all the filtering itself.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "../common.h"
 #include "counter.h"
 #include "leader.h"
+#include "leader_cgroups.h"
 #include "shared.h"
 #include "shared_join.h"
 
@@ -51,7 +53,6 @@ static int build_spec(const struct counter *c, const struct open_ctx *ctx,
 		spec->cpus = t->cpus.cpus;
 		spec->nr_cpus = t->cpus.nr;
 		spec->cgroup_id = c->evsel->cgroup->id;
-		spec->cgroup_level = c->evsel->cgroup->level;
 		return 0;
 	}
 	if (t->system_wide && t->threads.tids[0] == -1) {
@@ -95,7 +96,7 @@ static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	int nr = c->evsel->nr_members > 1 ? c->evsel->nr_members : 1;
 	struct shared_priv *p;
 	struct leader_session_spec spec;
-	__u32 slot;
+	__u32 slot, cg_idx = 0;
 	int err, m;
 
 	/* One slot serves every CPU of the target, and every member of a group. */
@@ -131,10 +132,10 @@ static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	build_spec(c, ctx, &spec);
 	spec.enabled = false;
 	err = shared_join(p->map_path, &key, attrs, nr, &spec, c->evsel->name, ctx->verbose,
-			  &p->leader, &slot);
+			  &p->leader, &slot, &cg_idx);
 	if (err)
 		goto fail;
-	shared_slot_init(&p->s, &p->leader, slot, spec.filter, nr);
+	shared_slot_init(&p->s, &p->leader, slot, cg_idx, &spec, nr);
 	p->target = ctx->target;
 	p->key = key;
 	p->vals = xzalloc(nr * p->leader.nr_cpus * sizeof(*p->vals));
@@ -146,19 +147,29 @@ fail:
 	return err;
 }
 
-void shared_slot_init(struct shared_slot *s, struct leader_handle *h, __u32 slot,
-		      enum leader_filter_type filter, int nr_members)
+void shared_slot_init(struct shared_slot *s, struct leader_handle *h, __u32 slot, __u32 cg_idx,
+		      const struct leader_session_spec *spec, int nr_members)
 {
 	memset(s, 0, sizeof(*s));
 	s->leader = h;
 	s->slot = slot;
-	s->filter = filter;
+	s->filter = spec->filter;
+	s->cgroup_id = spec->filter == FILTER_CGROUP ? spec->cgroup_id : 0;
+	s->cg_idx = cg_idx;
 	s->nr_members = nr_members;
 	s->buf = xzalloc(h->nr_cpus * sizeof(*s->buf));
-	if (filter == FILTER_CPU) {
+	if (s->filter != FILTER_TID) {
 		s->base = xzalloc(nr_members * h->nr_cpus * sizeof(*s->base));
 		s->saved = xzalloc(nr_members * h->nr_cpus * sizeof(*s->saved));
 	}
+}
+
+void shared_slot_free(struct shared_slot *s)
+{
+	free(s->buf);
+	free(s->base);
+	free(s->saved);
+	memset(s, 0, sizeof(*s));
 }
 
 static void add_value(struct bpf_perf_event_value *sum, const struct bpf_perf_event_value *now,
@@ -169,7 +180,15 @@ static void add_value(struct bpf_perf_event_value *sum, const struct bpf_perf_ev
 	sum->running += now->running - then->running;
 }
 
-/* -a / -C: the raw readings start (enable) or close (disable) a counted period. */
+/* -a / -C: the leader's raw readings; -G: its sums of the session's cgroup. */
+static int read_sums(const struct shared_slot *s, __u32 member, struct bpf_perf_event_value *out)
+{
+	if (s->filter == FILTER_CGROUP)
+		return leader_cg_read(s->leader, s->cg_idx, member, out);
+	return leader_read_raw(s->leader, member, out);
+}
+
+/* -a, -C, -G: the leader's sums start (enable) or close (disable) a counted period. */
 static int mark_cpu_period(struct shared_slot *s, bool enabled)
 {
 	__u32 nr_cpus = s->leader->nr_cpus, cpu, m;
@@ -179,7 +198,7 @@ static int mark_cpu_period(struct shared_slot *s, bool enabled)
 		struct bpf_perf_event_value *base = &s->base[m * nr_cpus];
 		struct bpf_perf_event_value *saved = &s->saved[m * nr_cpus];
 
-		err = leader_read_raw(s->leader, m, s->buf);
+		err = read_sums(s, m, s->buf);
 		if (err)
 			return err;
 		for (cpu = 0; cpu < nr_cpus; cpu++) {
@@ -197,7 +216,7 @@ int shared_slot_set_enabled(struct shared_slot *s, bool enabled)
 
 	/* Slices that ran before this moment belong to the old state. */
 	err = leader_sync(s->leader);
-	if (!err && s->filter == FILTER_CPU && enabled != s->enabled)
+	if (!err && s->filter != FILTER_TID && enabled != s->enabled)
 		err = mark_cpu_period(s, enabled);
 	if (err)
 		return err;
@@ -205,7 +224,7 @@ int shared_slot_set_enabled(struct shared_slot *s, bool enabled)
 	return leader_slot_set_enabled(s->leader, s->slot, enabled);
 }
 
-/* -a / -C: what each CPU counted in the enabled periods so far, into out[possible CPUs]. */
+/* -a, -C, -G: what each CPU counted in the enabled periods so far, into out[possible CPUs]. */
 static int read_cpu_counts(struct shared_slot *s, __u32 member, struct bpf_perf_event_value *out)
 {
 	__u32 nr_cpus = s->leader->nr_cpus, cpu;
@@ -213,7 +232,7 @@ static int read_cpu_counts(struct shared_slot *s, __u32 member, struct bpf_perf_
 	const struct bpf_perf_event_value *saved = &s->saved[member * nr_cpus];
 	int err;
 
-	err = leader_read_raw(s->leader, member, out);
+	err = read_sums(s, member, out);
 	if (err)
 		return err;
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
@@ -228,17 +247,9 @@ static int read_cpu_counts(struct shared_slot *s, __u32 member, struct bpf_perf_
 
 int shared_slot_read(struct shared_slot *s, __u32 member, struct bpf_perf_event_value *out)
 {
-	if (s->filter == FILTER_CPU)
+	if (s->filter != FILTER_TID)
 		return read_cpu_counts(s, member, out);
 	return leader_read(s->leader, s->slot, member, out);
-}
-
-void shared_slot_free(struct shared_slot *s)
-{
-	free(s->buf);
-	free(s->base);
-	free(s->saved);
-	memset(s, 0, sizeof(*s));
 }
 
 static int shared_set_enabled(struct counter *c, bool enabled)
@@ -319,10 +330,11 @@ static void shared_close(struct counter *c)
 
 	if (!p)
 		return;
-	if (!p->refused) {
-		shared_leave(p->map_path, &p->key, &p->leader, p->s.slot);
-		shared_slot_free(&p->s);
-	}
+	if (p->refused)
+		goto out;
+	shared_leave(p->map_path, &p->key, &p->leader, p->s.slot, p->s.cgroup_id);
+	shared_slot_free(&p->s);
+out:
 	free(p->vals);
 	free(p);
 	c->priv = NULL;

@@ -30,7 +30,7 @@ struct cgwatch {
 	int verbose;
 	int inotify_fd;
 	int timer_fd;
-	struct cgroup_entry *list;	/* the cgroups below root, sorted by path between events */
+	struct cgroup_entry *list;	/* the cgroups, sorted by path between events */
 	int nr, cap;
 	struct watched *watched;	/* sorted by wd: the kernel hands them out increasing */
 	int nr_watched, watched_cap;
@@ -184,9 +184,13 @@ static int rescan(struct cgwatch *w)
 	int fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int err = fd < 0 ? -errno : 0;
 	unsigned long long t0 = now_ns();
+	struct stat st;
 
 	free(top);
 	list_clear(w);
+	/* a root below the mount's is counted too; the mount's own is cgroup "/", the CPU */
+	if (fd >= 0 && *w->root && !fstat(fd, &st))
+		list_add(w, xstrdup(w->root), st.st_ino);
 	if (fd >= 0)
 		walk(w, fd, w->root);
 	/* a root that went away: no cgroups until it comes back (the repair walk looks) */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Finding the cgroups the daemon counts: every directory below its cgroup root in perf's
- * cgroup hierarchy, kept up to date with inotify (a watch per directory: inotify is not
- * recursive) and a periodic full rescan that repairs whatever a missed event left behind.
+ * Finding the cgroups the daemon counts: its cgroup root and every directory below it in perf's
+ * cgroup hierarchy (the hierarchy's own root is the CPU-wide series, cgroup "/"), kept up to
+ * date with inotify (a watch per directory: inotify is not recursive) and a periodic full
+ * rescan that repairs whatever a missed event left behind.
  */
 #ifndef BPERF_DAEMON_CGWATCH_H
 #define BPERF_DAEMON_CGWATCH_H
@@ -13,7 +14,8 @@
 struct cgwatch;
 
 /*
- * Registers every cgroup below root (a path below perf's cgroup mount, "/" for all of it) in r
+ * Registers root and every cgroup below it (a path below perf's cgroup mount, "/" for all of it)
+ * in r
  * and follows changes from the loop. 0 or -errno after printing one line.
  */
 int cgwatch_start(struct loop *l, const char *root, int verbose, struct registry *r,

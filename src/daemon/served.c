@@ -46,7 +46,7 @@ int served_open(struct served *sv, const struct perf_event_attr *attr,
 {
 	struct served_leader *l = find_leader(sv, attr);
 	bool have = l != NULL;
-	__u32 slot;
+	__u32 slot, cg_idx = 0;
 	int err;
 
 	memset(out, 0, sizeof(*out));
@@ -57,16 +57,16 @@ int served_open(struct served *sv, const struct perf_event_attr *attr,
 		l->key = *attr;
 	}
 	if (have)
-		err = shared_claim(sv->map_path, &l->h, spec, &slot);
+		err = shared_claim(sv->map_path, attr, &l->h, spec, &slot, &cg_idx);
 	else
 		err = shared_join(sv->map_path, attr, attr, 1, spec, NULL, sv->verbose, &l->h,
-				  &slot);
+				  &slot, &cg_idx);
 	if (err) {
 		if (!have)
 			free(l);
 		return err;
 	}
-	shared_slot_init(&out->slot, &l->h, slot, spec->filter, 1);
+	shared_slot_init(&out->slot, &l->h, slot, cg_idx, spec, 1);
 	if (!have) {
 		l->next = sv->leaders;
 		sv->leaders = l;
@@ -102,7 +102,7 @@ void served_close(struct served *sv, struct served_session *s)
 
 	if (!l)
 		return;
-	shared_release(sv->map_path, &l->key, &l->h, s->slot.slot);
+	shared_release(sv->map_path, &l->key, &l->h, s->slot.slot, s->slot.cgroup_id);
 	shared_slot_free(&s->slot);
 	l->nr_slots--;
 	if (s->unpriv)

@@ -258,16 +258,15 @@ struct open_target {
 	pid_t exec_tgid;
 	int cgroup_fd;		/* the client's, or -1 */
 	__u64 cgroup_id;
-	__u32 cgroup_level;
 };
 
 /*
  * A cgroup named by the directory fd the client opened (so that its cgroup namespace does not
- * matter): its id and its depth in the daemon's view of perf's hierarchy.
+ * matter): its id, once it is known to be a cgroup of perf's hierarchy.
  */
 static int resolve_cgroup(int fd, struct open_target *t)
 {
-	char mnt[PATH_MAX], path[64], dir[PATH_MAX], *p;
+	char mnt[PATH_MAX], path[64], dir[PATH_MAX];
 	struct statfs sfs;
 	struct stat st;
 	size_t len;
@@ -289,9 +288,6 @@ static int resolve_cgroup(int fd, struct open_target *t)
 		return -EINVAL;
 	t->cgroup_fd = fd;
 	t->cgroup_id = st.st_ino;
-	for (p = dir + len; *p; p++)
-		if (*p == '/' && p[1] && p[1] != '/')
-			t->cgroup_level++;
 	return 0;
 }
 
@@ -417,7 +413,6 @@ static int do_open(struct conn *c, const struct bperf_req *req, const int *fds, 
 	if (t->nr_cpus) {
 		spec.filter = t->cgroup_fd >= 0 ? FILTER_CGROUP : FILTER_CPU;
 		spec.cgroup_id = t->cgroup_id;
-		spec.cgroup_level = t->cgroup_level;
 		spec.cpus = t->cpus;
 		spec.nr_cpus = t->nr_cpus;
 		cs->per_cpu = true;

@@ -50,27 +50,6 @@ int cgroup_mountpoint(char *buf, size_t size)
 	return found ? 0 : -ENOENT;
 }
 
-/*
- * The depth of a cgroup named relative to its hierarchy's mount: "a/b" is 2, "/" and "a/.." are
- * 0. Shared counting takes it as the least kernel level the cgroup can have (inside a cgroup
- * namespace the mount's root lies deeper), so it must never be more than the real depth.
- */
-static int cgroup_level(const char *name)
-{
-	int level = 0;
-	size_t len;
-
-	for (; *name; name += len) {
-		name += strspn(name, "/");
-		len = strcspn(name, "/");
-		if (len == 2 && !strncmp(name, "..", 2))
-			level = level > 0 ? level - 1 : 0;
-		else if (len && !(len == 1 && *name == '.'))
-			level++;
-	}
-	return level;
-}
-
 /* Opens mnt/name; perf's message when it cannot. */
 static struct evsel_cgroup *cgroup_new(struct evlist *evlist, const char *mnt, const char *name)
 {
@@ -91,7 +70,6 @@ static struct evsel_cgroup *cgroup_new(struct evlist *evlist, const char *mnt, c
 	/* a cgroup's kernfs id is its directory's inode number (64-bit kernels) */
 	if (!fstat(fd, &st))
 		cg->id = st.st_ino;
-	cg->level = cgroup_level(name);
 	evlist->cgroups = xrealloc(evlist->cgroups,
 				   (evlist->nr_cgroups + 1) * sizeof(*evlist->cgroups));
 	evlist->cgroups[evlist->nr_cgroups++] = cg;

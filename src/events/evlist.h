@@ -71,7 +71,6 @@ struct evsel_cgroup {
 	int fd;
 	int idx;	/* 1-based place in the evlist's table: a key for metrics */
 	__u64 id;	/* the kernel's cgroup id (its directory's inode): shared counters match it */
-	int level;	/* its depth below the mount's root (0: the root) */
 };
 
 struct evlist {

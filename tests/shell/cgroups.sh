@@ -175,10 +175,11 @@ check_retry bpf_human bpf_side bpf_human "" -a -e page-faults,task-clock -G "$A,
 check_retry bpf_per_cpu bpf_side bpf_per_cpu "" -a -A -e page-faults --for-each-cgroup "$A,$B" \
 	-- taskset -c 1 sh -c "$WORK"
 
-# Two sessions at once, one counting A and one counting B: one leader (on_switch) serves both,
-# each counts exactly its cgroup's workload, and nothing stays loaded after them.
+# Two sessions at once, one counting A and one counting B: one leader (on_switch) serves both
+# (the private attr map has one entry), each counts exactly its cgroup's workload, and the
+# leader's program is gone after them (looked up by id: other tests may run leaders meanwhile).
 bpf_two_sessions() {
-	local progs x_pid
+	local entries link prog x_pid
 
 	rm -f "$tmp/go"
 	norandom "$BPERF" stat --bpf-counters --bpf-attr-map "$BPF_MAP" -a -x, -e page-faults \
@@ -191,20 +192,26 @@ bpf_two_sessions() {
 	done
 	norandom "$BPERF" stat --bpf-counters --bpf-attr-map "$BPF_MAP" -a -x, -e page-faults \
 		-G "$A" -o "$tmp/two_a" -- sh -c "$IN $A $PT $N;
-		bpftool -j prog show >$tmp/progs; touch $tmp/go" || fail "session A failed"
+		bpftool -j map dump pinned $BPF_MAP >$tmp/entries; bpftool -j link show >$tmp/links
+		touch $tmp/go" ||
+		fail "session A failed"
 	wait "$x_pid" || fail "session B failed"
-	progs=$(jq '[.[] | select(.name == "on_switch")] | length' "$tmp/progs")
-	assert_eq 1 "$progs" "leaders while both sessions ran"
+	entries=$(jq length "$tmp/entries")
+	assert_eq 1 "$entries" "leaders while both sessions ran"
+	# the entry's value: the leader's link id, little-endian in its first 4 bytes
+	link=$(jq -r '.[0].value[0:4] | reverse | map(ltrimstr("0x")) | join("")' "$tmp/entries")
+	link=$((16#$link))
+	prog=$(jq --argjson id "$link" '.[] | select(.id == $id) | .prog_id' "$tmp/links")
+	[ -n "$prog" ] || fail "no link $link while the sessions ran"
 	assert_eq $((N + k)) "$(csv_count "$tmp/two_a" page-faults "$A")" "session A's faults"
 	assert_eq $((M + k)) "$(csv_count "$tmp/two_b" page-faults "$B")" "session B's faults"
 	# programs are freed asynchronously: up to 3 s
 	for _ in $(seq 30); do
-		progs=$(bpftool -j prog show | jq '[.[] | select(.name == "on_switch" or
-			.name == "on_cgroup_move")] | length')
-		[ "$progs" = 0 ] && break
+		bpftool prog show id "$prog" >/dev/null 2>&1 || break
 		sleep 0.1
 	done
-	assert_eq 0 "$progs" "leader programs left"
+	! bpftool prog show id "$prog" >/dev/null 2>&1 || fail "leader program $prog left"
+	! bpftool link show id "$link" >/dev/null 2>&1 || fail "leader link $link left"
 }
 if command -v bpftool >/dev/null && command -v jq >/dev/null; then
 	check_retry bpf_two_sessions bpf_two_sessions

@@ -68,7 +68,7 @@ start_daemon() {
 # stop_daemon SIGNAL: sends it and waits; sets DSTATUS.
 stop_daemon() {
 	kill "-$1" "$DPID"
-	wait "$DPID"
+	wait "$DPID" 2>/dev/null
 	DSTATUS=$?
 }
 
@@ -122,6 +122,24 @@ wait_cgroups() {
 	echo "cgroups $want after $((($(date +%s%N) - t0) / 1000000)) ms: $*"
 }
 
+# cg_index_entries: cgroups registered in the live leader the attr map names (one is expected).
+cg_index_entries() {
+	local link prog map
+
+	for link in $(map_link_ids); do
+		prog=$(bpftool -j link show id "$link" 2>/dev/null | jq -r '.prog_id // empty')
+		[ -n "$prog" ] && break
+	done
+	[ -n "$prog" ] || fail "no live leader in $SHARED_MAP"
+	for map in $(bpftool -j prog show id "$prog" | jq -r '.map_ids[]'); do
+		if [ "$(bpftool -j map show id "$map" | jq -r .name)" = cg_index ]; then
+			bpftool -j map dump id "$map" | jq length
+			return
+		fi
+	done
+	fail "leader program $prog has no cg_index map"
+}
+
 # --- the CPU-wide series: every event on every online CPU ---------------------------------
 mkdir "$MNT/$ROOT/old"
 start_daemon
@@ -135,8 +153,8 @@ done
 echo "cgroup=\"/\" series on CPUs $online for $FAMILIES"
 [ -n "$(sum "$TMP/m1" bperf_page_faults_total "/$ROOT/old")" ] ||
 	fail "the cgroup made before the start is not counted"
-[ -z "$(sum "$TMP/m1" bperf_page_faults_total "/$ROOT")" ] ||
-	fail "the cgroup root itself is exported"
+[ -n "$(sum "$TMP/m1" bperf_page_faults_total "/$ROOT")" ] ||
+	fail "the cgroup root itself is not counted"
 
 # --- cgroups made and removed while it runs ------------------------------------------------
 mkdir "$MNT/$ROOT/a"
@@ -153,7 +171,7 @@ CG=$ROOT/x
 mkdir "$MNT/$CG"
 wait_cgroups PRESENT "$CG"
 scrape >"$TMP/before" || fail "scrape failed"
-"$BPERF" stat -a -G "$CG" -e page-faults,context-switches -x, -o "$TMP/direct" -- \
+"$BPERF" stat -a -e page-faults,context-switches -G "$CG" -x, -o "$TMP/direct" -- \
 	sh -c "$IN $CG $WORKLOADS/pagetouch 500; $IN $CG $WORKLOADS/pingpong 2000" >/dev/null ||
 	fail "direct bperf stat -G failed"
 scrape >"$TMP/after" || fail "scrape failed"
@@ -195,22 +213,82 @@ assert_eq 0 "$DSTATUS" "the daemon's exit status after SIGTERM"
 assert_nothing_left
 echo "SIGTERM: exit 0, nothing left"
 
-# --- SIGKILL: the next session cleans up, the next daemon gets the port -------------------------
+# --- the daemon shares a session's leader; SIGKILL: the next session cleans up, the next daemon
+# gets the port -----------------------------------------------------------------------------
+mkfifo "$TMP/go"
+"$BPERF" stat --bpf-counters -a -e page-faults -x, --bpf-attr-map "$SHARED_MAP" \
+	-o "$TMP/k.out" -- sh -c "read -r _ <$TMP/go" &
+spid=$!
+BG_PIDS+=("$spid")
+for _ in $(seq 100); do
+	[ -n "$(map_link_ids 2>/dev/null)" ] && break
+	sleep 0.1
+done
 start_daemon 0
 port=$PORT
-# a session that joined while the daemon lived holds the leaders after it dies
-"$BPERF" stat --bpf-counters -a -e page-faults -x, --bpf-attr-map "$SHARED_MAP" -- \
-	sh -c 'kill -KILL '"$DPID"'; sleep 0.3' >/dev/null 2>"$TMP/k.err" ||
-	{ cat "$TMP/k.err" >&2; fail "a shared session across the daemon's SIGKILL failed"; }
-wait "$DPID"
+grep -q '^bperf: sharing leader link' "$TMP/daemon.err" &&
+	[ "$(grep -c '^bperf: new leader link' "$TMP/daemon.err")" = 2 ] ||
+	{ cat "$TMP/daemon.err" >&2; fail "the daemon did not share the session's leader"; }
+# the session holds the leader the daemon shared after the daemon dies: the next session's
+# reclaim frees the daemon's slot and its cgroup registrations there
+before=$(cg_index_entries)
+[ "$before" -ge 2 ] || fail "the daemon's cgroups are not in the leader's cg_index ($before)"
+kill -KILL "$DPID"
+wait "$DPID" 2>/dev/null
 "$BPERF" stat --bpf-counters -a -e page-faults,context-switches,cpu-clock -x, \
 	--bpf-attr-map "$SHARED_MAP" -- true >/dev/null 2>&1 || fail "the next session failed"
+after=$(cg_index_entries)
+assert_eq 0 "$after" "cgroups registered in the shared leader after the daemon's SIGKILL"
+echo >"$TMP/go"
+wait "$spid" || { cat "$TMP/k.out" >&2; fail "the session across the daemon's SIGKILL failed"; }
+[[ $(awk -F, '$3 == "page-faults" { print $1 }' "$TMP/k.out") =~ ^[0-9]+$ ]] ||
+	{ cat "$TMP/k.out" >&2; fail "the session across the daemon's SIGKILL counted nothing"; }
 assert_nothing_left
 start_daemon "$port"
 assert_eq "$port" "$PORT" "the new daemon's port"
 scrape >"$TMP/m2" || fail "the new daemon does not answer"
 [ -n "$(sum "$TMP/m2" bperf_page_faults_total /)" ] || fail "the new daemon exports nothing"
 echo "SIGKILL: nothing left after the next session; a new daemon listens on port $port again"
+
+# --- perf's config files: [daemon] keys, stat.bpf-counter-events as the default events ---------
+# config_daemon FILE: a daemon with no options but the attr map, reading FILE; its exposition in
+# $TMP/conf.metrics, then SIGTERM
+config_daemon() {
+	local cpid cport
+
+	PERF_CONFIG=$1 "$BPERF" daemon --bpf-attr-map "$SHARED_MAP" 2>"$TMP/conf.err" &
+	cpid=$!
+	BG_PIDS+=("$cpid")
+	for _ in $(seq 100); do
+		cport=$(sed -n 's/^bperf daemon: listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' \
+			"$TMP/conf.err")
+		[ -n "$cport" ] && break
+		kill -0 "$cpid" 2>/dev/null || break
+		sleep 0.1
+	done
+	[ -n "$cport" ] || { cat "$TMP/conf.err" >&2; fail "no daemon with config $1"; }
+	PORT=$cport scrape >"$TMP/conf.metrics" || fail "scrape failed"
+	kill -TERM "$cpid"
+	wait "$cpid" || fail "the daemon of config $1 exited with $?"
+}
+# families FILE: the counter families of an exposition, on one line
+families() {
+	awk '$1 == "#" && $2 == "TYPE" && $4 == "counter" { print $3 }' "$1" | paste -sd' ' -
+}
+printf '[stat]\n\tbpf-counter-events = page-faults\n[daemon]\n\tlisten = 127.0.0.1:0\n' \
+	>"$TMP/conf1"
+printf '\tsocket = none\n\tcgroup-root = %s\n' "$ROOT/x" >>"$TMP/conf1"
+config_daemon "$TMP/conf1"
+assert_eq bperf_page_faults_total "$(families "$TMP/conf.metrics")" \
+	"the families with stat.bpf-counter-events = page-faults"
+[ -n "$(sum "$TMP/conf.metrics" bperf_page_faults_total "/$ROOT/x")" ] &&
+	[ -z "$(sum "$TMP/conf.metrics" bperf_page_faults_total "/$ROOT/old")" ] ||
+	fail "daemon.cgroup-root = $ROOT/x: not its cgroups only"
+printf '[daemon]\n\tevents = context-switches\n' >>"$TMP/conf1"
+config_daemon "$TMP/conf1"
+assert_eq bperf_context_switches_total "$(families "$TMP/conf.metrics")" \
+	"the families with daemon.events = context-switches"
+echo "config: stat.bpf-counter-events, daemon.events, listen, socket and cgroup-root taken"
 
 # --- bad input: one line, non-zero exit, nothing left ---------------------------------------
 # bad CODE WHAT OPTIONS...: the daemon exits with CODE and says one line
@@ -222,7 +300,8 @@ bad() {
 		>/dev/null 2>"$TMP/bad.err"
 	status=$?
 	lines=$(wc -l <"$TMP/bad.err")
-	[ "$status" = "$code" ] || { cat "$TMP/bad.err" >&2; fail "$what: exit $status, not $code"; }
+	[ "$status" = "$code" ] ||
+		{ cat "$TMP/bad.err" >&2; fail "$what: exit $status, not $code"; }
 	[ "$code" = 129 ] || [ "$lines" = 1 ] ||
 		{ cat "$TMP/bad.err" >&2; fail "$what: $lines lines of error, not one"; }
 	echo "$what: exit $status: $(head -n 1 "$TMP/bad.err")"

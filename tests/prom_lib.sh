@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
+#
+# Helpers for the tests that run `bperf daemon` under a real Prometheus (tests/shell/daemon_*.sh),
+# sourced after lib.sh and shared_lib.sh (shared_setup gives TMP and BG_PIDS, killed on exit).
+# Each test runs its own Prometheus: its own config, data directory and port, never the packaged
+# service (Debian's postinst would start one on :9090 on a systemd host).
+
+# free_port: a TCP port nobody listens on now (the kernel's choice for port 0).
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# daemon_start NAME ARGS...: starts `bperf daemon ARGS` in the background on 127.0.0.1:PORT
+# (DAEMON_PORT if set, else the kernel's choice), its stderr in $TMP/NAME.err, and waits for its
+# "listening on" line. Sets DAEMON_PID and DAEMON_ADDR (ADDR:PORT).
+daemon_start() {
+	local name=$1 listen=127.0.0.1:${DAEMON_PORT:-0}
+
+	shift
+	"$BPERF" daemon --listen "$listen" --socket none --bpf-attr-map "$SHARED_MAP" "$@" \
+		>"$TMP/$name.out" 2>"$TMP/$name.err" &
+	DAEMON_PID=$!
+	BG_PIDS+=("$DAEMON_PID")
+	DAEMON_ADDR=
+	for _ in $(seq 100); do
+		DAEMON_ADDR=$(sed -n 's/^bperf daemon: listening on //p' "$TMP/$name.err")
+		[ -n "$DAEMON_ADDR" ] && return 0
+		kill -0 "$DAEMON_PID" 2>/dev/null || break
+		sleep 0.05
+	done
+	cat "$TMP/$name.err" >&2
+	fail "bperf daemon $* did not start listening"
+}
+
+# daemon_gauge NAME: the value of an unlabelled sample of the daemon's text exposition.
+daemon_gauge() {
+	curl -sf "http://$DAEMON_ADDR/metrics" | awk -v n="$1" '$1 == n { print $2 }'
+}
+
+# prom_start TARGET [INTERVAL]: a Prometheus scraping TARGET (ADDR:PORT) every INTERVAL (1s),
+# with its config, tsdb and log under $TMP/prom; waits until it is ready. Sets PROM (its URL).
+prom_start() {
+	local target=$1 interval=${2:-1s} port
+
+	mkdir -p "$TMP/prom"
+	cat >"$TMP/prom/prom.yml" <<EOF
+global:
+  scrape_interval: $interval
+  scrape_timeout: $interval
+scrape_configs:
+  - job_name: bperf
+    static_configs:
+      - targets: ['$target']
+EOF
+	port=$(free_port) || fail "no free port for Prometheus"
+	PROM=http://127.0.0.1:$port
+	prometheus --config.file="$TMP/prom/prom.yml" --storage.tsdb.path="$TMP/prom/tsdb" \
+		--storage.tsdb.retention.time=1h --web.listen-address="127.0.0.1:$port" \
+		--log.level=warn >"$TMP/prom/log" 2>&1 &
+	BG_PIDS+=($!)
+	for _ in $(seq 100); do
+		curl -sf "$PROM/-/ready" >/dev/null && return 0
+		sleep 0.1
+	done
+	cat "$TMP/prom/log" >&2
+	fail "Prometheus did not get ready"
+}
+
+# prom_query EXPR [TIME]: the JSON answer of an instant query (at TIME, Unix seconds, if given).
+prom_query() {
+	curl -sf "$PROM/api/v1/query" --data-urlencode "query=$1" ${2:+--data-urlencode "time=$2"}
+}
+
+# prom_target_health: "up", "down" or "unknown" for the one target, and its last error.
+prom_target() {
+	curl -sf "$PROM/api/v1/targets" | jq -r '.data.activeTargets[0] // {} |
+		"\(.health // "none") \(.lastError // "")"'
+}
+
+# prom_wait_up [SECONDS]: until the target's health is up (the first scrape comes ~5 s after
+# Prometheus starts: its discovery manager sends target updates every 5 s).
+prom_wait_up() {
+	local t
+
+	for _ in $(seq $((${1:-20} * 10))); do
+		t=$(prom_target)
+		[ "${t%% *}" = up ] && return 0
+		sleep 0.1
+	done
+	fail "Prometheus target not up after ${1:-20} s: $t"
+}

@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# bperf daemon's /metrics with hostile cgroup names, read by the two programs that matter:
+# promtool (the text format 0.0.4, linted: no output, exit 0) and a real Prometheus 2.42 scraping
+# OpenMetrics (target up, `unit` "seconds" in its metadata, which only the OpenMetrics parser
+# keeps, and every cgroup label back exactly as the API gives it, decoded with jq). The names hold
+# a quote, a backslash, a TAB, a byte 0xff (not UTF-8: exported as the text \xff, since one
+# invalid byte would make Prometheus drop the whole scrape) and UTF-8; a newline cannot be in a
+# cgroup name (the kernel refuses it: checked). Skips where promtool, prometheus or curl is
+# missing (the QEMU guests).
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../shared_lib.sh"
+. "$(dirname "$0")/../prom_lib.sh"
+
+require_root
+require_cmd curl
+require_cmd promtool
+require_cmd prometheus
+require_cmd python3
+MNT=$(perf_cgroup_mount)
+[ -n "$MNT" ] || skip "no cgroup hierarchy for perf events (cgroup2 or v1 perf_event)"
+shared_setup daemon_format_$$
+
+ROOT=bperf_fmt_$$
+NAMES=('q"uote' 'back\slash' $'tab\tx' $'ff\xff' $'caf\xc3\xa9' plain)
+
+cleanup() {
+	shared_cleanup
+	for n in "${NAMES[@]}"; do
+		[ -d "$MNT/$ROOT/$n" ] && rmdir "$MNT/$ROOT/$n"
+	done
+	[ -d "$MNT/$ROOT" ] && rmdir "$MNT/$ROOT"
+}
+trap cleanup EXIT
+
+mkdir "$MNT/$ROOT" || skip "cannot create cgroups under $MNT"
+for n in "${NAMES[@]}"; do
+	mkdir "$MNT/$ROOT/$n" || fail "mkdir $MNT/$ROOT/$n"
+done
+if mkdir "$MNT/$ROOT/new"$'\n'"line" 2>/dev/null; then
+	rmdir "$MNT/$ROOT/new"$'\n'"line"
+	fail "the kernel took a cgroup name with a newline: the exporter's LF escape needs a test"
+fi
+
+daemon_start daemon -e page-faults,context-switches,cpu-clock --cgroup-root "$ROOT"
+grep -q 'per-cgroup counting is not available' "$TMP/daemon.err" &&
+	fail "the daemon exports no per-cgroup series: $(cat "$TMP/daemon.err")"
+want=$((${#NAMES[@]} + 1))	# the root and its children
+for _ in $(seq 40); do
+	[ "$(daemon_gauge bperf_daemon_cgroups)" = "$want" ] && break
+	sleep 0.05
+done
+assert_eq "$want" "$(daemon_gauge bperf_daemon_cgroups)" "bperf_daemon_cgroups"
+
+# The text format: promtool has nothing to say, and the labels are escaped as 0.0.4 wants.
+curl -sf -D "$TMP/text.head" "http://$DAEMON_ADDR/metrics" >"$TMP/text" || fail "GET /metrics"
+grep -qi '^Content-Type: text/plain; version=0.0.4; charset=utf-8' "$TMP/text.head" ||
+	fail "text Content-Type: $(cat "$TMP/text.head")"
+promtool check metrics <"$TMP/text" >"$TMP/promtool.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ ! -s "$TMP/promtool.out" ] ||
+	fail "promtool check metrics (exit $rc): $(cat "$TMP/promtool.out")"
+for label in "/$ROOT" "/$ROOT/q\\\"uote" "/$ROOT/back\\\\slash" "/$ROOT/tab"$'\t'"x" \
+	     "/$ROOT/ff\\\\xff" "/$ROOT/caf"$'\xc3\xa9' "/$ROOT/plain"; do
+	grep -qF "bperf_page_faults_total{cgroup=\"$label\",cpu=\"" "$TMP/text" ||
+		fail "no page-faults series with cgroup=\"$label\" in the text format"
+done
+grep -q $'\xff' "$TMP/text" && fail "a byte 0xff in the exposition"
+
+# OpenMetrics as Prometheus asks for it
+curl -sf -D "$TMP/om.head" -H 'Accept: application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1' \
+	"http://$DAEMON_ADDR/metrics" >"$TMP/om" || fail "GET /metrics (OpenMetrics)"
+grep -qi '^Content-Type: application/openmetrics-text; version=1.0.0; charset=utf-8' \
+	"$TMP/om.head" || fail "OpenMetrics Content-Type: $(cat "$TMP/om.head")"
+assert_eq "# EOF" "$(tail -n1 "$TMP/om")" "the OpenMetrics exposition's last line"
+
+prom_start "$DAEMON_ADDR"
+prom_wait_up 20
+read -r health err <<<"$(prom_target)"
+assert_eq "up" "$health" "target health (last error: $err)"
+
+# The cgroup labels as Prometheus stored them, against the names made above. bash cannot hand
+# jq a byte 0xff (jq would read U+FFFD): the exported spelling of that one is the text "\xff".
+got=$(prom_query "count by (cgroup) (bperf_page_faults_total{cgroup=~\"/$ROOT.*\"})" |
+	jq -c '[.data.result[].metric.cgroup] | sort')
+exp=$(jq -cn --arg r "/$ROOT" '[$r, $r + "/q\"uote", $r + "/back\\slash", $r + "/tab\tx",
+	$r + "/ff\\xff", $r + "/café", $r + "/plain"] | sort')
+assert_eq "$exp" "$got" "cgroup labels in Prometheus"
+unit=$(curl -sfG "$PROM/api/v1/targets/metadata" --data-urlencode \
+	'metric=bperf_cpu_clock_seconds' | jq -r '.data[0].unit')
+assert_eq "seconds" "$unit" "bperf_cpu_clock_seconds's unit (kept by the OpenMetrics parser only)"
+# SIGTERM: the daemon stops cleanly and leaves nothing loaded
+kill -TERM "$DAEMON_PID"
+wait "$DAEMON_PID" || fail "bperf daemon exited $? on SIGTERM"
+assert_nothing_left
+echo "promtool: clean; Prometheus 2.42: up over OpenMetrics, ${#NAMES[@]} hostile names exact"

@@ -1,0 +1,146 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The issue's end-to-end test: a real Prometheus 2.42 (its own config, tsdb and port, scraping
+# every second) scrapes `bperf daemon`, which counts page-faults and context-switches for the
+# cgroups below a root of this test. A workload with known page faults and context switches runs
+# twice in cgroup w, each time counted directly by `bperf stat -a -G` as well; between the runs
+# the daemon is killed with SIGKILL and started again on the same port. Prometheus's raw samples
+# of w, summed with resets taken into account (b - a, or b after a reset), must EQUAL the two
+# direct counts: the cgroup is idle at every scrape that bounds a run and while the daemon is
+# down, so nothing falls between scrapes (increase() is not used: it extrapolates). And the
+# restart is an ordinary counter reset: resets() >= 1 for every series that had counted before
+# it, rate() never negative. Skips where prometheus, promtool or curl is missing (QEMU guests).
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../shared_lib.sh"
+. "$(dirname "$0")/../prom_lib.sh"
+
+require_root
+require_cmd curl
+require_cmd prometheus
+require_cmd python3
+[ -x "$WORKLOADS/pagetouch" ] && [ -x "$WORKLOADS/pingpong" ] || fail "workloads not built: run make"
+MNT=$(perf_cgroup_mount)
+[ -n "$MNT" ] || skip "no cgroup hierarchy for perf events (cgroup2 or v1 perf_event)"
+shared_setup daemon_prometheus_$$
+
+ROOT=bperf_prom_$$
+CG=$ROOT/w
+PAGES=3000
+ROUND_TRIPS=3000
+EVENTS=(page_faults context_switches)
+
+cleanup() {
+	shared_cleanup
+	[ -d "$MNT/$CG" ] && rmdir "$MNT/$CG"
+	[ -d "$MNT/$ROOT" ] && rmdir "$MNT/$ROOT"
+}
+trap cleanup EXIT
+
+mkdir "$MNT/$ROOT" "$MNT/$CG" || skip "cannot create cgroups under $MNT"
+cat >"$TMP/in_cgroup" <<EOF
+#!/bin/sh
+echo \$\$ >"$MNT/$CG/cgroup.procs" || exit 99
+exec "\$@"
+EOF
+chmod +x "$TMP/in_cgroup"
+
+now() {
+	date +%s.%N
+}
+
+# wait_scraped_after T: until Prometheus holds, for every series of w, a sample scraped after
+# Unix time T (then everything counted before T is in it; both events come in one scrape).
+wait_scraped_after() {
+	local t=$1 min
+
+	for _ in $(seq 100); do
+		min=$(prom_query "min(timestamp(bperf_page_faults_total{cgroup=\"/$CG\"}))" |
+			jq -r '.data.result[0].value[1] // 0')
+		awk -v m="$min" -v t="$t" 'BEGIN { exit !(m > t) }' && return 0
+		sleep 0.2
+	done
+	fail "no scrape of /$CG after $t (last $min; target: $(prom_target))"
+}
+
+# run_phase N: the workload in w, counted directly; its counts in $TMP/dN.
+run_phase() {
+	"$BPERF" stat -a -e page-faults,context-switches -G "$CG,$CG" -x, -o "$TMP/d$1" -- \
+		sh -c "'$TMP/in_cgroup' '$WORKLOADS/pagetouch' $PAGES &&
+		       '$TMP/in_cgroup' '$WORKLOADS/pingpong' $ROUND_TRIPS" >/dev/null ||
+		fail "bperf stat of phase $1: $(cat "$TMP/d$1")"
+}
+
+# direct N EVENT: phase N's direct count of EVENT (page-faults, context-switches).
+direct() {
+	awk -F, -v e="$2" '$3 == e { print $1 }' "$TMP/d$1"
+}
+
+start=$(now)
+DAEMON_PORT=$(free_port) || fail "no free port"
+daemon_start daemon1 -e page-faults,context-switches --cgroup-root "$ROOT"
+grep -q 'per-cgroup counting is not available' "$TMP/daemon1.err" &&
+	fail "the daemon exports no per-cgroup series: $(cat "$TMP/daemon1.err")"
+prom_start "$DAEMON_ADDR"
+prom_wait_up 20
+wait_scraped_after "$(now)"
+
+run_phase 1
+wait_scraped_after "$(now)"
+
+# The restart: SIGKILL, one failed scrape recorded, the same port again (SO_REUSEADDR).
+kill -KILL "$DAEMON_PID"
+wait "$DAEMON_PID" 2>/dev/null
+restart=$(now)
+for _ in $(seq 50); do
+	[ "$(prom_query up | jq -r '.data.result[0].value[1]')" = 0 ] && break
+	sleep 0.2
+done
+assert_eq 0 "$(prom_query up | jq -r '.data.result[0].value[1]')" "up while the daemon is down"
+daemon_start daemon2 -e page-faults,context-switches --cgroup-root "$ROOT"
+wait_scraped_after "$(now)"
+assert_eq 1 "$(prom_query up | jq -r '.data.result[0].value[1]')" "up after the restart"
+
+run_phase 2
+wait_scraped_after "$(now)"
+
+window=$(awk -v s="$start" -v n="$(now)" 'BEGIN { printf "%d", n - s + 5 }')
+for ev in "${EVENTS[@]}"; do
+	perf_name=${ev//_/-}
+	d1=$(direct 1 "$perf_name")
+	d2=$(direct 2 "$perf_name")
+	[[ $d1 =~ ^[0-9]+$ && $d2 =~ ^[0-9]+$ ]] || fail "direct $perf_name counts: '$d1' '$d2'"
+	prom_query "bperf_${ev}_total{cgroup=\"/$CG\"}[${window}s]" >"$TMP/$ev.json"
+	# the reset-aware sum of the raw samples, over every CPU's series
+	sum=$(jq '[.data.result[] | [.values[][1] | tonumber] | . as $v |
+		reduce range(1; length) as $i (0; . + (if $v[$i] >= $v[$i - 1] then
+		$v[$i] - $v[$i - 1] else $v[$i] end))] | add' "$TMP/$ev.json")
+	series=$(jq '.data.result | length' "$TMP/$ev.json")
+	[ "$series" -ge 1 ] || fail "no $ev series of /$CG in Prometheus"
+	echo "$perf_name: direct $d1 + $d2, Prometheus $sum ($series series)"
+	assert_eq $((d1 + d2)) "$sum" "$perf_name of /$CG in Prometheus against bperf stat -G"
+
+	# every series that had counted before the restart saw a reset there
+	counted=$(jq -r --argjson r "$restart" '.data.result[] |
+		select(([.values[] | select(.[0] < $r)] | last // [0, "0"]) | .[1] | tonumber > 0) |
+		.metric.cpu' "$TMP/$ev.json" | sort)
+	[ -n "$counted" ] || fail "$ev: no series counted before the restart"
+	reset=$(prom_query "resets(bperf_${ev}_total{cgroup=\"/$CG\"}[${window}s]) >= 1" |
+		jq -r '.data.result[].metric.cpu' | sort)
+	[ -z "$(comm -23 <(echo "$counted") <(echo "$reset"))" ] ||
+		fail "$ev: resets() < 1 on CPUs $(comm -23 <(echo "$counted") <(echo "$reset") |
+			paste -sd,)"
+	# rate() over every series of the daemon (all cgroups, all CPUs) never went negative
+	low=$(prom_query "min(min_over_time(rate(bperf_${ev}_total[3s])[${window}s:1s]))" |
+		jq -r '.data.result[0].value[1]')
+	[ "$low" != null ] && awk -v l="$low" 'BEGIN { exit !(l + 0 >= 0) }' ||
+		fail "$ev: rate() went down to $low"
+done
+[ "$(direct 1 page-faults)" -ge $PAGES ] || fail "phase 1: fewer page faults than $PAGES pages"
+[ "$(direct 1 context-switches)" -ge $((2 * ROUND_TRIPS)) ] ||
+	fail "phase 1: fewer context switches than 2 x $ROUND_TRIPS round trips"
+
+kill -TERM "$DAEMON_PID"
+wait "$DAEMON_PID" || fail "bperf daemon exited $? on SIGTERM"
+assert_nothing_left
+echo "Prometheus's samples equal bperf stat -G over a SIGKILL and restart; resets seen, rate >= 0"
