@@ -11,6 +11,8 @@
  *	daemon_probe SOCKET pid PID	OPEN of process PID (page-faults:u)
  *	daemon_probe SOCKET connects N	N connections, each HELLO then close
  *	daemon_probe SOCKET hold	OPEN of its own process, then "ready" and sleep until killed
+ *	daemon_probe SOCKET many N	N connections kept open, each HELLO: the last one's reply
+ *	daemon_probe SOCKET idle S	a connection silent for S seconds, then HELLO
  */
 #include <errno.h>
 #include <stdio.h>
@@ -175,6 +177,20 @@ int main(int argc, char **argv)
 			close(s);
 		}
 		return 0;
+	}
+	if (!strcmp(argv[2], "many") && argc > 3) {
+		for (i = 0; i < atoi(argv[3]) - 1; i++) {
+			s = connect_to(argv[1]);
+			if (hello(s) < 0)
+				return 1;
+		}
+		s = connect_to(argv[1]);
+		return hello(s) ? 1 : 0;
+	}
+	if (!strcmp(argv[2], "idle") && argc > 3) {
+		s = connect_to(argv[1]);
+		sleep(atoi(argv[3]));
+		return hello(s) ? 1 : 0;
 	}
 	s = connect_to(argv[1]);
 	if (hello(s))

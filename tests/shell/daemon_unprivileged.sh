@@ -11,7 +11,8 @@
 # member of daemon.allow-system-wide-group counts -a, kernel included, as root does, and a cgroup
 # (-a -G) exactly as root's direct session of the same run. The daemon
 # survives garbage, 300 connections and a client killed mid-session (its slot released), its
-# memory stays put over 1,000 connections, and a client whose daemon dies says so in one line.
+# memory stays put over 1,000 connections, it serves 32 connections of a user and not 33, closes
+# one silent for 5 s, and a client whose daemon dies says so in one line.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../shared_lib.sh"
 . "$(dirname "$0")/../side_lib.sh"
@@ -124,6 +125,9 @@ first_csv() {
 start_daemon
 BASE=1
 wait_registered "$BASE"
+# a connection that never says HELLO is closed after 5 s (checked at the end)
+"$TMP/nobody" "$PROBE" "$SOCK" idle 7 >"$TMP/idle" 2>&1 &
+BG_PIDS+=($!)
 
 # ---- counted: its own workload, -p and -t ------------------------------------------------------
 set_paranoid 2
@@ -310,6 +314,21 @@ connects() {
 	wait_registered "$BASE"
 }
 check connects connects
+
+# 32 connections of one user are served, the 33rd is not (-EUSERS); the idle one went
+per_user_conns() {
+	assert_eq "err 0" "$(nobody "$PROBE" "$SOCK" many 32 | tail -n 1)" "32 connections"
+	assert_eq "err -87" "$(nobody "$PROBE" "$SOCK" many 33 | tail -n 1)" "33 connections"
+}
+check per_user_conns per_user_conns
+idle_closed() {
+	for _ in $(seq 100); do
+		[ -s "$TMP/idle" ] && break
+		sleep 0.1
+	done
+	assert_eq closed "$(cat "$TMP/idle")" "a connection silent for 7 s"
+}
+check idle_closed idle_closed
 
 killed_client() {
 	local pid
