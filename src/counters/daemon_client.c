@@ -161,10 +161,33 @@ void daemon_conn_close(struct daemon_conn *d)
 	free(d);
 }
 
-/* The pidfds naming the target's processes (-p), threads (-t) or workload; count or -errno. */
-static int target_pidfds(const struct open_ctx *ctx, __u32 target, int *fds)
+/*
+ * -t before Linux 6.9, which has no pidfds of threads: the thread ids themselves, which the
+ * daemon takes only from a session in its own pid namespace.
+ */
+static int tids_as_numbers(const struct thread_map *th, struct bperf_req *req)
+{
+	int i;
+
+	if (th->nr > BPERF_PROTO_MAX_IDS) {
+		pr_err("bperf: the bperf daemon counts at most %d threads per event",
+		       BPERF_PROTO_MAX_IDS);
+		return -ECANCELED;
+	}
+	for (i = 0; i < th->nr; i++)
+		req->ids[i] = th->tids[i];
+	req->nr_ids = th->nr;
+	return 0;
+}
+
+/*
+ * The pidfds naming the target's processes (-p), threads (-t) or workload, into fds; their
+ * number, or -ECANCELED (said).
+ */
+static int target_pidfds(const struct open_ctx *ctx, struct bperf_req *req, int *fds)
 {
 	const struct thread_map *th = &ctx->target->threads;
+	__u32 target = req->target;
 	pid_t pids[BPERF_PROTO_MAX_IDS];
 	int i, j, nr = 0, fd;
 
@@ -190,18 +213,17 @@ static int target_pidfds(const struct open_ctx *ctx, __u32 target, int *fds)
 			goto fail;
 		}
 		fd = (int)syscall(SYS_pidfd_open, pid, target == TGT_TID ? PIDFD_THREAD : 0);
+		if (fd < 0 && errno == EINVAL && target == TGT_TID && !nr)
+			return tids_as_numbers(th, req);
 		if (fd < 0) {
-			if (errno == EINVAL && target == TGT_TID)
-				pr_err("bperf: -t through the bperf daemon needs Linux 6.9 or later "
-				       "(pidfds of threads)");
-			else
-				pr_err("bperf: cannot name %s %d to the bperf daemon: %s",
-				       target == TGT_PID ? "process" : "thread", pid, strerror(errno));
+			pr_err("bperf: cannot name %s %d to the bperf daemon: %s",
+			       target == TGT_PID ? "process" : "thread", pid, strerror(errno));
 			goto fail;
 		}
 		pids[nr] = pid;
 		fds[nr++] = fd;
 	}
+	req->nr_ids = nr;
 	return nr;
 fail:
 	while (nr)
@@ -244,6 +266,10 @@ static int refused(const struct counter *c, const struct bperf_req *req, const c
 		break;
 	case -ESRCH:
 		snprintf(why, sizeof(why), "no such process");
+		break;
+	case -EXDEV:
+		snprintf(why, sizeof(why), "thread ids from another pid namespace (-t there needs "
+			 "Linux 6.9, which has pidfds of threads)");
 		break;
 	case -EOPNOTSUPP:
 		snprintf(why, sizeof(why), "it counts only counting events (no sampling, no "
@@ -322,10 +348,9 @@ static int daemon_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 		/* the directory itself: the daemon's view of the hierarchy may differ from ours */
 		fds[nr_fds++] = c->evsel->cgroup->fd;
 	} else if (req.target != TGT_CPUS) {
-		nr_fds = target_pidfds(ctx, req.target, fds);
+		nr_fds = target_pidfds(ctx, &req, fds);
 		if (nr_fds < 0)
 			return nr_fds;
-		req.nr_ids = nr_fds;
 	}
 	err = request(d, &req, fds, nr_fds, true);
 	for (i = 0; i < nr_fds && req.target != TGT_CGROUP; i++)

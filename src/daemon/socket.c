@@ -291,9 +291,41 @@ static int resolve_cgroup(int fd, struct open_target *t)
 	return 0;
 }
 
+/* Whether process pid (a peer) lives in the daemon's pid namespace. */
+static bool same_pid_ns(pid_t pid)
+{
+	struct stat mine, theirs;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", pid);
+	return !stat("/proc/self/ns/pid", &mine) && !stat(path, &theirs) &&
+	       mine.st_ino == theirs.st_ino && mine.st_dev == theirs.st_dev;
+}
+
+/*
+ * -t from a kernel without pidfds of threads (before 6.9): thread ids as numbers, which mean the
+ * same to the daemon only when the client is in its pid namespace.
+ */
+static int tids_as_numbers(const struct bperf_req *req, const struct peer *peer,
+			   struct open_target *t)
+{
+	int i;
+
+	if (!req->nr_ids || req->nr_ids > BPERF_PROTO_MAX_IDS)
+		return -EINVAL;
+	if (!same_pid_ns(peer->pid))
+		return -EXDEV;
+	for (i = 0; i < (int)req->nr_ids; i++) {
+		if (req->ids[i] <= 0)
+			return -EINVAL;
+		t->tids[t->nr_tids++] = req->ids[i];
+	}
+	return 0;
+}
+
 /* What the OPEN names, in the daemon's namespace; 0 or -errno. */
-static int resolve_target(const struct bperf_req *req, const int *fds, int nr_fds,
-			  struct open_target *t)
+static int resolve_target(const struct bperf_req *req, const struct peer *peer, const int *fds,
+			  int nr_fds, struct open_target *t)
 {
 	int i, err;
 	pid_t pid;
@@ -304,6 +336,8 @@ static int resolve_target(const struct bperf_req *req, const int *fds, int nr_fd
 	case TGT_WORKLOAD:
 	case TGT_PID:
 	case TGT_TID:
+		if (req->target == TGT_TID && !nr_fds)
+			return tids_as_numbers(req, peer, t);
 		if (nr_fds < 1 || (req->target == TGT_WORKLOAD && nr_fds != 1))
 			return -EINVAL;
 		for (i = 0; i < nr_fds; i++) {
@@ -400,7 +434,7 @@ static int do_open(struct conn *c, const struct bperf_req *req, const int *fds, 
 	if (err)
 		return err;
 	t = xzalloc(sizeof(*t));
-	err = resolve_target(req, fds, nr_fds, t);
+	err = resolve_target(req, &c->peer, fds, nr_fds, t);
 	if (!err)
 		err = check_open(c, req, t);
 	/* the processes meant are still those the pidfds name (no pid was reused meanwhile) */
