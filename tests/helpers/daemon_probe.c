@@ -7,7 +7,7 @@
  *	daemon_probe SOCKET garbage	short, long, wrong-version and random messages, a request
  *					before HELLO: each on a fresh connection
  *	daemon_probe SOCKET sample	OPEN of its own process with a sampling attr
- *	daemon_probe SOCKET kernel	OPEN of its own process counting the kernel (exclude_kernel 0)
+ *	daemon_probe SOCKET kernel	OPEN of its own process counting the kernel too
  *	daemon_probe SOCKET pid PID	OPEN of process PID (page-faults:u)
  *	daemon_probe SOCKET connects N	N connections, each HELLO then close
  *	daemon_probe SOCKET hold	OPEN of its own process, then "ready" and sleep until killed

@@ -90,11 +90,13 @@ registered() {
 	progs=$(bpftool -j link show | jq -r "[$links] as \$l | .[] |
 		select(.id as \$i | \$l | index(\$i)) | .prog_id")
 	for prog in $progs; do
-		maps+=$(bpftool -j prog show id "$prog" | jq -r '.map_ids | map(tostring) | join(",")'),
+		maps+=$(bpftool -j prog show id "$prog" |
+			jq -r '.map_ids | map(tostring) | join(",")'),
 	done
 	for map in $(bpftool -j map show | jq -r "[${maps%,}] as \$m | .[] |
 		select(.name == \"sessions\" and (.id as \$i | \$m | index(\$i))) | .id"); do
-		n=$(bpftool -j map dump id "$map" | jq '[.[] | select(.value[0] == "0x01")] | length')
+		n=$(bpftool -j map dump id "$map" |
+			jq '[.[] | select(.value[0] == "0x01")] | length')
 		total=$((total + n))
 	done
 	echo "$total"
@@ -129,7 +131,7 @@ wait_registered "$BASE"
 "$TMP/nobody" "$PROBE" "$SOCK" idle 7 >"$TMP/idle" 2>&1 &
 BG_PIDS+=($!)
 
-# ---- counted: its own workload, -p and -t ------------------------------------------------------
+# ---- counted: its own workload, -p and -t --------------------------------------------------------
 set_paranoid 2
 PT=$WORKLOADS/pagetouch
 own_faults() {
@@ -208,7 +210,8 @@ CG=bperf_unpriv_$$
 HAVE_CG=
 [ -n "$MNT" ] && mkdir "$MNT/$CG" 2>/dev/null && HAVE_CG=1
 [ -n "$HAVE_CG" ] &&
-	check cgroup refused "^Error: the bperf daemon refused page-faults\(:u\)\? for cgroup $CG: " \
+	check cgroup refused \
+		"^Error: the bperf daemon refused page-faults\(:u\)\? for cgroup $CG: " \
 		-a -G "$CG" sleep 0.1
 
 # a session over the limit: LIMIT sessions of nobody's hold their slots meanwhile
@@ -247,7 +250,7 @@ check root_pid_probe probe_says pid "$root_pid" "err 0 err -13"
 # unknown type on one connection (that one ends it)
 check garbage probe_says garbage "err -71 err -71 err -71 err -71 err -71 err 0 err -2 err -71"
 
-# ---- granted: the policy group counts CPUs, kernel included ---------------------------------------
+# ---- granted: the policy group counts CPUs, kernel included --------------------------------------
 granted() {
 	local root out
 
@@ -299,7 +302,7 @@ granted_cgroup() {
 [ -n "$HAVE_CG" ] && check_retry granted_cgroup granted_cgroup
 [ -n "$HAVE_CG" ] && rmdir "$MNT/$CG"
 
-# ---- the daemon holds up ------------------------------------------------------------------------
+# ---- the daemon holds up -------------------------------------------------------------------------
 vmrss() { awk '/^VmRSS:/ { print $2 }' "/proc/$DPID/status"; }
 connects() {
 	local before after
