@@ -6,9 +6,17 @@
 # Each test runs its own Prometheus: its own config, data directory and port, never the packaged
 # service (Debian's postinst would start one on :9090 on a systemd host).
 
+# The Accept header of Prometheus 2.42's scrapes (captured from its requests).
+PROM_ACCEPT='application/openmetrics-text;version=1.0.0,'
+PROM_ACCEPT+='application/openmetrics-text;version=0.0.1;q=0.75,'
+PROM_ACCEPT+='text/plain;version=0.0.4;q=0.5,*/*;q=0.1'
+
 # free_port: a TCP port nobody listens on now (the kernel's choice for port 0).
 free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+	python3 -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])'
 }
 
 # daemon_start NAME ARGS...: starts `bperf daemon ARGS` in the background on 127.0.0.1:PORT

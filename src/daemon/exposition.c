@@ -67,12 +67,12 @@ enum media { MEDIA_OTHER, MEDIA_TEXT, MEDIA_OPENMETRICS };
  */
 static int media_range_q(const char *p, const char *end, enum media *media)
 {
-	const char *semi = memchr(p, ';', end - p);
-	const char *type_end = trim_end(p, semi ? semi : end);
+	const char *semi = memchr(p, ';', end - p), *type_end;
 	bool om, version_ok = true;
 	int q = 1000;
 
-	p = skip_ws(p, end);
+	p = skip_ws(p, semi ? semi : end);
+	type_end = trim_end(p, semi ? semi : end);
 	if (p == type_end || !memchr(p, '/', type_end - p))
 		return -1;
 	om = token_is(p, type_end, "application/openmetrics-text") ||

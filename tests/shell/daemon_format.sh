@@ -59,8 +59,9 @@ grep -qi '^Content-Type: text/plain; version=0.0.4; charset=utf-8' "$TMP/text.he
 	fail "text Content-Type: $(cat "$TMP/text.head")"
 promtool check metrics <"$TMP/text" >"$TMP/promtool.out" 2>&1
 rc=$?
-[ $rc -eq 0 ] && [ ! -s "$TMP/promtool.out" ] ||
+if [ $rc -ne 0 ] || [ -s "$TMP/promtool.out" ]; then
 	fail "promtool check metrics (exit $rc): $(cat "$TMP/promtool.out")"
+fi
 for label in "/$ROOT" "/$ROOT/q\\\"uote" "/$ROOT/back\\\\slash" "/$ROOT/tab"$'\t'"x" \
 	     "/$ROOT/ff\\\\xff" "/$ROOT/caf"$'\xc3\xa9' "/$ROOT/plain"; do
 	grep -qF "bperf_page_faults_total{cgroup=\"$label\",cpu=\"" "$TMP/text" ||
@@ -69,8 +70,8 @@ done
 grep -q $'\xff' "$TMP/text" && fail "a byte 0xff in the exposition"
 
 # OpenMetrics as Prometheus asks for it
-curl -sf -D "$TMP/om.head" -H 'Accept: application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1' \
-	"http://$DAEMON_ADDR/metrics" >"$TMP/om" || fail "GET /metrics (OpenMetrics)"
+curl -sf -D "$TMP/om.head" -H "Accept: $PROM_ACCEPT" "http://$DAEMON_ADDR/metrics" >"$TMP/om" ||
+	fail "GET /metrics (OpenMetrics)"
 grep -qi '^Content-Type: application/openmetrics-text; version=1.0.0; charset=utf-8' \
 	"$TMP/om.head" || fail "OpenMetrics Content-Type: $(cat "$TMP/om.head")"
 assert_eq "# EOF" "$(tail -n1 "$TMP/om")" "the OpenMetrics exposition's last line"

@@ -19,7 +19,9 @@ require_root
 require_cmd curl
 require_cmd prometheus
 require_cmd python3
-[ -x "$WORKLOADS/pagetouch" ] && [ -x "$WORKLOADS/pingpong" ] || fail "workloads not built: run make"
+for w in pagetouch pingpong; do
+	[ -x "$WORKLOADS/$w" ] || fail "workloads not built: run make"
+done
 MNT=$(perf_cgroup_mount)
 [ -n "$MNT" ] || skip "no cgroup hierarchy for perf events (cgroup2 or v1 perf_event)"
 shared_setup daemon_prometheus_$$
@@ -77,7 +79,9 @@ direct() {
 }
 
 start=$(now)
+# a fixed port, so that the restarted daemon is the same target
 DAEMON_PORT=$(free_port) || fail "no free port"
+export DAEMON_PORT
 daemon_start daemon1 -e page-faults,context-switches --cgroup-root "$ROOT"
 grep -q 'per-cgroup counting is not available' "$TMP/daemon1.err" &&
 	fail "the daemon exports no per-cgroup series: $(cat "$TMP/daemon1.err")"
@@ -133,8 +137,9 @@ for ev in "${EVENTS[@]}"; do
 	# rate() over every series of the daemon (all cgroups, all CPUs) never went negative
 	low=$(prom_query "min(min_over_time(rate(bperf_${ev}_total[3s])[${window}s:1s]))" |
 		jq -r '.data.result[0].value[1]')
-	[ "$low" != null ] && awk -v l="$low" 'BEGIN { exit !(l + 0 >= 0) }' ||
+	if [ "$low" = null ] || ! awk -v l="$low" 'BEGIN { exit !(l + 0 >= 0) }'; then
 		fail "$ev: rate() went down to $low"
+	fi
 done
 [ "$(direct 1 page-faults)" -ge $PAGES ] || fail "phase 1: fewer page faults than $PAGES pages"
 [ "$(direct 1 context-switches)" -ge $((2 * ROUND_TRIPS)) ] ||

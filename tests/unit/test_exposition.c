@@ -62,6 +62,8 @@ static void test_accept(void)
 		{ "application/json,application/openmetrics-text;q=0.2", true },
 		/* garbage: malformed ranges are skipped */
 		{ "garbage", false },
+		{ " ;q=1", false },
+		{ "  ; ,application/openmetrics-text", true },
 		{ ",,,;;;", false },
 		{ "application/openmetrics-text;q=abc", false },
 		{ "application/openmetrics-text;q=1.5", false },
