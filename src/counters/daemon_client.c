@@ -82,9 +82,11 @@ static int request(struct daemon_conn *d, const struct bperf_req *req, const int
 	do {
 		n = sendmsg(d->fd, &msg, MSG_NOSIGNAL);
 	} while (n < 0 && errno == EINTR);
-	if (n == (ssize_t)sizeof(*req)) {
+	/* a daemon that refused the connection at once left its reason before hanging up */
+	if (n == (ssize_t)sizeof(*req) || (n < 0 && errno == EPIPE)) {
 		do {
-			n = recv(d->fd, d->reply, reply_size(BPERF_PROTO_MAX_CPUS), 0);
+			n = recv(d->fd, d->reply, reply_size(BPERF_PROTO_MAX_CPUS),
+				 n < 0 ? MSG_DONTWAIT : 0);
 		} while (n < 0 && errno == EINTR);
 		if (n >= (ssize_t)sizeof(*d->reply) && d->reply->version == BPERF_PROTO_VERSION &&
 		    d->reply->type == MSG_REPLY && d->reply->nr_values <= BPERF_PROTO_MAX_CPUS &&

@@ -86,6 +86,20 @@ static size_t reply_size(__u32 nr_values)
 	return sizeof(struct bperf_reply) + nr_values * sizeof(struct bpf_perf_event_value);
 }
 
+/*
+ * Before closing a connection the daemon ends: a socket closed with unread messages makes the
+ * peer's reads fail (ECONNRESET) before its queued replies, so nothing more may arrive
+ * (shutdown) and what did is dropped first.
+ */
+static void hang_up(int fd)
+{
+	char buf[sizeof(struct bperf_req)];
+
+	shutdown(fd, SHUT_RDWR);
+	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_TRUNC) > 0)
+		;
+}
+
 static void send_reply(struct conn *c, __u32 session, int err, __u32 exclude_kernel,
 		       __u32 nr_values)
 {
@@ -601,8 +615,10 @@ static void on_conn(void *arg, int fd, unsigned int revents)
 	}
 	for (i = 0; i < nr_fds; i++)
 		close(fds[i]);
-	if (!keep)
+	if (!keep) {
+		hang_up(fd);
 		conn_close(c);
+	}
 }
 
 /* ---- connections -------------------------------------------------------------------------- */
@@ -636,6 +652,13 @@ static int peer_credentials(int fd, struct peer *p)
 	return 0;
 }
 
+/* Closes a connection refused at once, so that the client still reads why. */
+static void refuse_close(int fd)
+{
+	hang_up(fd);
+	close(fd);
+}
+
 static void on_accept(void *arg, int fd, unsigned int revents)
 {
 	struct client_server *s = arg;
@@ -660,7 +683,7 @@ static void on_accept(void *arg, int fd, unsigned int revents)
 		/* said to the client, whose HELLO finds this reply */
 		send_reply(c, 0, -EUSERS, 0, 0);
 		uid_count_put(s, uc);
-		close(cfd);
+		refuse_close(cfd);
 		free(c->peer.groups);
 		free(c);
 		return;

@@ -58,11 +58,14 @@ static int exchange(int sock, const void *buf, size_t len, int fd)
 		cm->cmsg_len = CMSG_LEN(sizeof(int));
 		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
 	}
-	if (sendmsg(sock, &msg, MSG_NOSIGNAL) < 0) {
+	/* a daemon that refused the connection at once left its reason before hanging up */
+	if (sendmsg(sock, &msg, MSG_NOSIGNAL) < 0 && errno != EPIPE) {
 		printf("closed\n");
 		return -EPIPE;
 	}
-	n = recv(sock, reply, sizeof(reply), 0);
+	n = recv(sock, reply, sizeof(reply), MSG_DONTWAIT);
+	if (n < 0 && errno == EAGAIN)
+		n = recv(sock, reply, sizeof(reply), 0);
 	if (n < (ssize_t)sizeof(*r)) {
 		printf("closed\n");
 		return -EPIPE;
