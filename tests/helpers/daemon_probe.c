@@ -13,6 +13,8 @@
  *	daemon_probe SOCKET hold	OPEN of its own process, then "ready" and sleep until killed
  *	daemon_probe SOCKET many N	N connections kept open, each HELLO: the last one's reply
  *	daemon_probe SOCKET idle S	a connection silent for S seconds, then HELLO
+ *	daemon_probe SOCKET fill N	N OPENs of its own process, 32 a connection: how many the
+ *					daemon granted, and the first refusal ("granted K err E")
  */
 #include <errno.h>
 #include <stdio.h>
@@ -160,7 +162,7 @@ static void garbage(const char *path)
 
 int main(int argc, char **argv)
 {
-	int s, i;
+	int s = -1, i;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: daemon_probe SOCKET garbage|sample|kernel|pid PID|"
@@ -194,6 +196,20 @@ int main(int argc, char **argv)
 		s = connect_to(argv[1]);
 		sleep(atoi(argv[3]));
 		return hello(s) ? 1 : 0;
+	}
+	if (!strcmp(argv[2], "fill") && argc > 3) {
+		int granted = 0, err = 0;
+
+		for (i = 0; i < atoi(argv[3]) && !err; i++) {
+			if (i % 32 == 0) {
+				s = connect_to(argv[1]);
+				hello(s);
+			}
+			err = open_pid(s, getpid(), 0);
+			granted += !err;
+		}
+		printf("granted %d err %d\n", granted, err);
+		return 0;
 	}
 	s = connect_to(argv[1]);
 	if (hello(s))

@@ -234,6 +234,16 @@ over_limit() {
 }
 check over_limit over_limit
 
+# Users other than root never hold more than half (64) of a leader's 128 slots: three
+# connections (the session limit) of 32, 32 and 6 OPENs
+half_the_slots() {
+	local got
+
+	got=$(nobody "$PROBE" "$SOCK" fill 70 | tail -n 1)
+	assert_eq "granted 64 err -87" "$got" "70 OPENs of one leader"
+	wait_registered "$BASE"
+}
+
 # probe_says MODE... EXPECTED: the probe's reply lines, as nobody
 probe_says() {
 	local expected=${*: -1} got
@@ -248,6 +258,7 @@ check kernel_attr probe_says kernel "err 0 err -13"
 check root_pid_probe probe_says pid "$root_pid" "err 0 err -13"
 # short, long, wrong version, random, READ before HELLO; then HELLO, a READ of no session and an
 # unknown type on one connection (that one ends it)
+check half_the_slots half_the_slots
 check garbage probe_says garbage "err -71 err -71 err -71 err -71 err -71 err 0 err -2 err -71"
 
 # ---- granted: the policy group counts CPUs, kernel included --------------------------------------
