@@ -220,6 +220,7 @@ HAVE_CG=
 over_limit() {
 	local pids=() i ok
 
+	trap 'kill -KILL "${pids[@]}" 2>/dev/null' EXIT
 	for i in $(seq "$LIMIT"); do
 		"$TMP/nobody" "$BPERF" stat --bpf-counters -e page-faults -p "$own_pid" \
 			>/dev/null 2>&1 &
@@ -293,6 +294,7 @@ granted_cgroup() {
 	local wait_release="while [ ! -e $TMP/release ]; do sleep 0.02; done" root ev
 
 	rm -f "$TMP/release"
+	trap 'touch "$TMP/release"' EXIT
 	"$BPERF" stat -a -x, -e page-faults,context-switches -G "$CG,$CG" -- sh -c "$wait_release" \
 		2>"$TMP/cg_root" &
 	root=$!
@@ -351,7 +353,7 @@ killed_client() {
 
 	"$TMP/nobody" "$PROBE" "$SOCK" hold >"$TMP/hold" &
 	pid=$!
-	BG_PIDS+=("$pid")
+	trap 'kill -KILL "$pid" 2>/dev/null' EXIT
 	for _ in $(seq 100); do
 		grep -q ready "$TMP/hold" && break
 		sleep 0.02
@@ -370,6 +372,7 @@ lost_daemon() {
 	"$TMP/nobody" "$BPERF" stat --bpf-counters -I 100 -x, -e page-faults -p "$own_pid" \
 		>/dev/null 2>"$TMP/lost" &
 	client=$!
+	trap 'kill -KILL "$client" 2>/dev/null' EXIT
 	wait_registered $((BASE + 1))
 	kill -KILL "$DPID"
 	wait "$DPID" 2>/dev/null
@@ -383,6 +386,8 @@ check lost_daemon lost_daemon
 
 # a new daemon replaces the dead one's socket, and stops cleanly: its leaders gone
 restart() {
+	# cases run in subshells: what one starts goes with it, whatever happens
+	trap 'kill -KILL "$DPID" 2>/dev/null' EXIT
 	start_daemon
 	nobody "$BPERF" stat --bpf-counters -e page-faults true 2>/dev/null ||
 		fail "no session after the restart"
