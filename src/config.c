@@ -593,6 +593,9 @@ void stat_config_vars_read(struct stat_config_vars *vars)
 	value = perf_config_get(&cfg, "stat.bpf-counter-events");
 	if (value)
 		vars->bpf_counter_events = xstrdup(value);
+	value = perf_config_get(&cfg, "daemon.socket");
+	if (value)
+		vars->daemon_socket = xstrdup(value);
 	perf_config_free(&cfg);
 	config_files_free(&files);
 }
@@ -601,4 +604,6 @@ void stat_config_vars_free(struct stat_config_vars *vars)
 {
 	free(vars->bpf_counter_events);
 	vars->bpf_counter_events = NULL;
+	free(vars->daemon_socket);
+	vars->daemon_socket = NULL;
 }

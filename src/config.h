@@ -93,6 +93,7 @@ struct stat_config_vars {
 	int big_num;			/* stat.big-num: 0 or 1, -1 when not set */
 	bool no_csv_summary;		/* stat.no-csv-summary */
 	char *bpf_counter_events;	/* stat.bpf-counter-events, NULL when not set */
+	char *daemon_socket;		/* daemon.socket (bperf daemon's socket), or NULL */
 };
 
 /*

@@ -22,6 +22,7 @@ struct raw_count {
 
 struct counter;
 struct bpf_prog_targets;
+struct daemon_conn;
 
 /* perf's "missing features": learnt from EINVAL retries, kept for the command's every run */
 struct missing_features {
@@ -40,6 +41,7 @@ struct open_ctx {
 	bool ignore_missing_thread; /* -p: a thread that exited before its open is skipped */
 	const char *bpf_attr_map;   /* shared counters: the pinned attr map's path */
 	const struct bpf_prog_targets *bpf_progs; /* -b: the programs counted, else NULL */
+	struct daemon_conn *daemon; /* shared counters through bperf daemon, else NULL */
 };
 
 struct counter_ops {
@@ -92,6 +94,8 @@ extern const struct counter_ops direct_counter_ops;
 extern const struct counter_ops shared_counter_ops;
 extern const struct counter_ops prog_profiler_counter_ops;
 extern const struct counter_ops bpf_stats_counter_ops;
+/* shared counters for users without the capabilities: through bperf daemon's socket */
+extern const struct counter_ops daemon_counter_ops;
 
 /* The backend's fd for (cpu, thread), for group members; -1 if none. */
 int direct_counter_fd(const struct counter *c, int cpu_idx, int thread_idx);

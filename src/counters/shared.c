@@ -16,13 +16,12 @@
 #include "counter.h"
 #include "leader.h"
 #include "leader_cgroups.h"
+#include "shared.h"
 #include "shared_join.h"
 
 struct shared_priv {
 	struct leader_handle leader;
-	__u32 slot;
-	enum leader_filter_type filter;	/* but for FILTER_TID (-a, -C, -G), counts stay per CPU */
-	struct bpf_perf_event_value *buf; /* [possible CPUs] */
+	struct shared_slot s;
 	/*
 	 * Every member's sums, read at once when the group's leader is read: perf reads a group
 	 * in one read, with one enabled and running time for all its members (those of the
@@ -30,15 +29,6 @@ struct shared_priv {
 	 */
 	struct bpf_perf_event_value *vals; /* [member][possible CPUs] */
 	int read_err;	/* of the last read of vals */
-	__u64 cgroup_id;	/* -G: the cgroup registered with the leader */
-	__u32 cg_idx;		/* and its index in the leader's per-cgroup sums */
-	/*
-	 * -a, -C, -G: the leader's sums (raw readings, or the cgroup's) at the last enable, and
-	 * the sums of enabled periods before it
-	 */
-	struct bpf_perf_event_value *base, *saved; /* [member][possible CPUs] */
-	int nr_members;
-	bool enabled;
 	/*
 	 * A group the PMU cannot hold (more members than counters): no leader, and each
 	 * member's refusal (0 for those the kernel took). perf prints such a group as
@@ -106,6 +96,7 @@ static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	int nr = c->evsel->nr_members > 1 ? c->evsel->nr_members : 1;
 	struct shared_priv *p;
 	struct leader_session_spec spec;
+	__u32 slot, cg_idx = 0;
 	int err, m;
 
 	/* One slot serves every CPU of the target, and every member of a group. */
@@ -141,26 +132,44 @@ static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	build_spec(c, ctx, &spec);
 	spec.enabled = false;
 	err = shared_join(p->map_path, &key, attrs, nr, &spec, c->evsel->name, ctx->verbose,
-			  &p->leader, &p->slot, &p->cg_idx);
+			  &p->leader, &slot, &cg_idx);
 	if (err)
 		goto fail;
-	p->filter = spec.filter;
-	p->cgroup_id = spec.cgroup_id;
+	shared_slot_init(&p->s, &p->leader, slot, cg_idx, &spec, nr);
 	p->target = ctx->target;
 	p->key = key;
-	p->buf = xzalloc(p->leader.nr_cpus * sizeof(*p->buf));
 	p->vals = xzalloc(nr * p->leader.nr_cpus * sizeof(*p->vals));
-	p->nr_members = nr;
-	if (p->filter != FILTER_TID) {
-		p->base = xzalloc(nr * p->leader.nr_cpus * sizeof(*p->base));
-		p->saved = xzalloc(nr * p->leader.nr_cpus * sizeof(*p->saved));
-	}
 	c->priv = p;
 	return 0;
 fail:
 	free(p);
 	/* -ECANCELED: reported already; an unsupported event's errno: <not supported> */
 	return err;
+}
+
+void shared_slot_init(struct shared_slot *s, struct leader_handle *h, __u32 slot, __u32 cg_idx,
+		      const struct leader_session_spec *spec, int nr_members)
+{
+	memset(s, 0, sizeof(*s));
+	s->leader = h;
+	s->slot = slot;
+	s->filter = spec->filter;
+	s->cgroup_id = spec->filter == FILTER_CGROUP ? spec->cgroup_id : 0;
+	s->cg_idx = cg_idx;
+	s->nr_members = nr_members;
+	s->buf = xzalloc(h->nr_cpus * sizeof(*s->buf));
+	if (s->filter != FILTER_TID) {
+		s->base = xzalloc(nr_members * h->nr_cpus * sizeof(*s->base));
+		s->saved = xzalloc(nr_members * h->nr_cpus * sizeof(*s->saved));
+	}
+}
+
+void shared_slot_free(struct shared_slot *s)
+{
+	free(s->buf);
+	free(s->base);
+	free(s->saved);
+	memset(s, 0, sizeof(*s));
 }
 
 static void add_value(struct bpf_perf_event_value *sum, const struct bpf_perf_event_value *now,
@@ -172,88 +181,96 @@ static void add_value(struct bpf_perf_event_value *sum, const struct bpf_perf_ev
 }
 
 /* -a / -C: the leader's raw readings; -G: its sums of the session's cgroup. */
-static int read_sums(const struct shared_priv *p, int member, struct bpf_perf_event_value *out)
+static int read_sums(const struct shared_slot *s, __u32 member, struct bpf_perf_event_value *out)
 {
-	if (p->filter == FILTER_CGROUP)
-		return leader_cg_read(&p->leader, p->cg_idx, member, out);
-	return leader_read_raw(&p->leader, member, out);
+	if (s->filter == FILTER_CGROUP)
+		return leader_cg_read(s->leader, s->cg_idx, member, out);
+	return leader_read_raw(s->leader, member, out);
 }
 
 /* -a, -C, -G: the leader's sums start (enable) or close (disable) a counted period. */
-static int mark_cpu_period(struct shared_priv *p, bool enabled)
+static int mark_cpu_period(struct shared_slot *s, bool enabled)
 {
-	__u32 nr_cpus = p->leader.nr_cpus, cpu;
-	int m, err;
+	__u32 nr_cpus = s->leader->nr_cpus, cpu, m;
+	int err;
 
-	for (m = 0; m < p->nr_members; m++) {
-		struct bpf_perf_event_value *base = &p->base[m * nr_cpus];
-		struct bpf_perf_event_value *saved = &p->saved[m * nr_cpus];
+	for (m = 0; m < s->nr_members; m++) {
+		struct bpf_perf_event_value *base = &s->base[m * nr_cpus];
+		struct bpf_perf_event_value *saved = &s->saved[m * nr_cpus];
 
-		err = read_sums(p, m, p->buf);
+		err = read_sums(s, m, s->buf);
 		if (err)
 			return err;
 		for (cpu = 0; cpu < nr_cpus; cpu++) {
-			if (p->enabled && !enabled)
-				add_value(&saved[cpu], &p->buf[cpu], &base[cpu]);
-			base[cpu] = p->buf[cpu];
+			if (s->enabled && !enabled)
+				add_value(&saved[cpu], &s->buf[cpu], &base[cpu]);
+			base[cpu] = s->buf[cpu];
 		}
 	}
-	p->enabled = enabled;
 	return 0;
 }
 
-static int shared_set_enabled(struct counter *c, bool enabled)
+int shared_slot_set_enabled(struct shared_slot *s, bool enabled)
 {
-	struct shared_priv *p = c->priv;
 	int err;
 
-	/* a group's members share their leader's slot */
-	if (!p || p->refused || c->leader != c)
-		return 0;
 	/* Slices that ran before this moment belong to the old state. */
-	err = leader_sync(&p->leader);
-	if (!err && p->filter != FILTER_TID && enabled != p->enabled)
-		err = mark_cpu_period(p, enabled);
+	err = leader_sync(s->leader);
+	if (!err && s->filter != FILTER_TID && enabled != s->enabled)
+		err = mark_cpu_period(s, enabled);
 	if (err)
 		return err;
-	return leader_slot_set_enabled(&p->leader, p->slot, enabled);
+	s->enabled = enabled;
+	return leader_slot_set_enabled(s->leader, s->slot, enabled);
 }
 
 /* -a, -C, -G: what each CPU counted in the enabled periods so far, into out[possible CPUs]. */
-static int read_cpu_counts(struct shared_priv *p, int member, struct bpf_perf_event_value *out)
+static int read_cpu_counts(struct shared_slot *s, __u32 member, struct bpf_perf_event_value *out)
 {
-	__u32 nr_cpus = p->leader.nr_cpus, cpu;
-	const struct bpf_perf_event_value *base = &p->base[member * nr_cpus];
-	const struct bpf_perf_event_value *saved = &p->saved[member * nr_cpus];
+	__u32 nr_cpus = s->leader->nr_cpus, cpu;
+	const struct bpf_perf_event_value *base = &s->base[member * nr_cpus];
+	const struct bpf_perf_event_value *saved = &s->saved[member * nr_cpus];
 	int err;
 
-	err = read_sums(p, member, out);
+	err = read_sums(s, member, out);
 	if (err)
 		return err;
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		struct bpf_perf_event_value sum = saved[cpu];
 
-		if (p->enabled)
+		if (s->enabled)
 			add_value(&sum, &out[cpu], &base[cpu]);
 		out[cpu] = sum;
 	}
 	return 0;
 }
 
+int shared_slot_read(struct shared_slot *s, __u32 member, struct bpf_perf_event_value *out)
+{
+	if (s->filter != FILTER_TID)
+		return read_cpu_counts(s, member, out);
+	return leader_read(s->leader, s->slot, member, out);
+}
+
+static int shared_set_enabled(struct counter *c, bool enabled)
+{
+	struct shared_priv *p = c->priv;
+
+	/* a group's members share their leader's slot */
+	if (!p || p->refused || c->leader != c)
+		return 0;
+	return shared_slot_set_enabled(&p->s, enabled);
+}
+
 /* Brings the leader up to date and reads every member's sums into p->vals. */
 static int read_members(struct shared_priv *p)
 {
-	int err, m;
+	__u32 m;
+	int err;
 
 	err = leader_sync(&p->leader);
-	for (m = 0; m < p->nr_members && !err; m++) {
-		struct bpf_perf_event_value *out = &p->vals[m * p->leader.nr_cpus];
-
-		if (p->filter != FILTER_TID)
-			err = read_cpu_counts(p, m, out);
-		else
-			err = leader_read(&p->leader, p->slot, m, out);
-	}
+	for (m = 0; m < p->s.nr_members && !err; m++)
+		err = shared_slot_read(&p->s, m, &p->vals[m * p->leader.nr_cpus]);
 	return err;
 }
 
@@ -287,7 +304,7 @@ static int shared_read(struct counter *c)
 	vals = &p->vals[c->member_idx * p->leader.nr_cpus];
 	times = p->vals;
 	memset(c->counts, 0, c->nr_cpus * c->nr_threads * sizeof(*c->counts));
-	if (p->filter != FILTER_TID) {
+	if (p->s.filter != FILTER_TID) {
 		t = p->target;
 		for (i = 0; i < c->nr_cpus; i++) {
 			cpu = t->cpus.cpus[i];
@@ -315,13 +332,10 @@ static void shared_close(struct counter *c)
 		return;
 	if (p->refused)
 		goto out;
-	shared_leave(p->map_path, &p->key, &p->leader, p->slot,
-		     p->filter == FILTER_CGROUP ? p->cgroup_id : 0);
+	shared_leave(p->map_path, &p->key, &p->leader, p->s.slot, p->s.cgroup_id);
+	shared_slot_free(&p->s);
 out:
-	free(p->buf);
 	free(p->vals);
-	free(p->base);
-	free(p->saved);
 	free(p);
 	c->priv = NULL;
 }

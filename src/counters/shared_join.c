@@ -7,6 +7,35 @@
 #include "leader_cgroups.h"
 #include "shared_join.h"
 
+/* A slot for spec in h, and spec's cgroup registered for it; the attr map is locked. */
+static int claim(const struct attr_map *map, const struct perf_event_attr *key,
+		 struct leader_handle *h, const struct leader_session_spec *spec, __u32 *slot,
+		 __u32 *cg_idx, const char *name)
+{
+	int err;
+
+	err = leader_slot_claim(h, spec, slot);
+	if (err) {
+		if (name)
+			pr_err("Failed to join the shared counter for %s: %s", name,
+			       err == -ENOSPC ? "every session slot of its leader is taken" :
+			       strerror(-err));
+		return err;
+	}
+	if (spec->filter != FILTER_CGROUP)
+		return 0;
+	err = leader_cg_get(h, *slot, spec->cgroup_id, cg_idx);
+	if (err) {
+		if (name)
+			pr_err("Failed to join the shared counter for %s: %s", name,
+			       err == -ENOSPC ? "every cgroup of its leader is taken" :
+			       strerror(-err));
+		if (leader_slot_release(h, *slot))
+			leader_drop_entries(map, key, h);
+	}
+	return err;
+}
+
 int shared_join(const char *map_path, const struct perf_event_attr *key,
 		const struct perf_event_attr *attrs, int nr, const struct leader_session_spec *spec,
 		const char *name, int verbose, struct leader_handle *h, __u32 *slot, __u32 *cg_idx)
@@ -18,44 +47,53 @@ int shared_join(const char *map_path, const struct perf_event_attr *key,
 		return -ECANCELED;	/* reported */
 	err = leader_get(&map, key, attrs, nr, verbose, h);
 	if (!err) {
-		err = leader_slot_claim(h, spec, slot);
+		err = claim(&map, key, h, spec, slot, cg_idx, name);
 		if (err) {
-			pr_err("Failed to join the shared counter for %s: %s", name,
-			       err == -ENOSPC ? "every session slot of its leader is taken" :
-			       strerror(-err));
 			leader_put(h);
-			err = -ECANCELED;
-		}
-	}
-	if (!err && spec->filter == FILTER_CGROUP) {
-		err = leader_cg_get(h, *slot, spec->cgroup_id, cg_idx);
-		if (err) {
-			pr_err("Failed to join the shared counter for %s: %s", name,
-			       err == -ENOSPC ? "every cgroup of its leader is taken" :
-			       strerror(-err));
-			if (leader_slot_release(h, *slot))
-				leader_drop_entries(&map, key, h);
-			leader_put(h);
-			err = -ECANCELED;
+			if (name)
+				err = -ECANCELED;
 		}
 	}
 	attr_map_close(&map);
 	return err;
 }
 
-void shared_leave(const char *map_path, const struct perf_event_attr *key,
-		  struct leader_handle *h, __u32 slot, __u64 cgroup_id)
+int shared_claim(const char *map_path, const struct perf_event_attr *key,
+		 struct leader_handle *h, const struct leader_session_spec *spec, __u32 *slot,
+		 __u32 *cg_idx)
 {
 	struct attr_map map;
+	int err;
+
+	if (attr_map_open_locked(&map, map_path))
+		return -ECANCELED;	/* reported */
+	err = claim(&map, key, h, spec, slot, cg_idx, NULL);
+	attr_map_close(&map);
+	return err;
+}
+
+bool shared_release(const char *map_path, const struct perf_event_attr *key,
+		    struct leader_handle *h, __u32 slot, __u64 cgroup_id)
+{
+	struct attr_map map;
+	bool last = false;
 
 	if (!attr_map_open_locked(&map, map_path)) {
 		if (cgroup_id)
 			leader_cg_put(h, slot, cgroup_id);
 		/* bperf's last session takes the entry out, unless upstream perf's still count */
-		if (leader_slot_release(h, slot))
+		last = leader_slot_release(h, slot);
+		if (last)
 			leader_drop_entries(&map, key, h);
 		attr_map_sweep(&map);
 		attr_map_close(&map);
 	}
+	return last;
+}
+
+void shared_leave(const char *map_path, const struct perf_event_attr *key,
+		  struct leader_handle *h, __u32 slot, __u64 cgroup_id)
+{
+	shared_release(map_path, key, h, slot, cgroup_id);
 	leader_put(h);
 }

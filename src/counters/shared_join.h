@@ -9,6 +9,7 @@
 
 #include <linux/perf_event.h>
 #include <linux/types.h>
+#include <stdbool.h>
 
 #include "leader.h"
 
@@ -17,10 +18,28 @@
  * is none) and a slot in it for spec, and for FILTER_CGROUP registers spec->cgroup_id
  * (its index in *cg_idx). name is the event's for messages. Returns 0, -ECANCELED after
  * printing why, or the kernel's refusal of the event (<not supported>, nothing printed).
+ * Without a name (the daemon serving a client) a failed claim or registration is not said: its
+ * -errno is returned (-ENOSPC: every slot, or every cgroup, is taken).
  */
 int shared_join(const char *map_path, const struct perf_event_attr *key,
 		const struct perf_event_attr *attrs, int nr, const struct leader_session_spec *spec,
 		const char *name, int verbose, struct leader_handle *h, __u32 *slot, __u32 *cg_idx);
+
+/*
+ * The same in a leader the caller holds already (the daemon's, for one more client): 0 or the
+ * claim's or the registration's -errno, not said.
+ */
+int shared_claim(const char *map_path, const struct perf_event_attr *key,
+		 struct leader_handle *h, const struct leader_session_spec *spec, __u32 *slot,
+		 __u32 *cg_idx);
+
+/*
+ * Drops the slot's registration of cgroup_id (0: none) and frees the slot; bperf's last session
+ * of the leader takes its attr map entries out (unless upstream perf's sessions still follow
+ * it). True when no session uses the leader any more. The handle stays the caller's.
+ */
+bool shared_release(const char *map_path, const struct perf_event_attr *key,
+		    struct leader_handle *h, __u32 slot, __u64 cgroup_id);
 
 /*
  * Drops the slot's registration of cgroup_id (0: none), frees the slot and the handle's fds;

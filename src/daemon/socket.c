@@ -1,21 +1,872 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Placeholder until the unprivileged clients' server lands (issue 18, piece 5). */
+/*
+ * The daemon's Unix socket for unprivileged bperf stat sessions (socket.h): connections, their
+ * credentials and limits, and the messages of proto.h. Every check runs before anything is
+ * claimed, so a refused request leaves nothing registered; a client's end (EOF, a crash)
+ * releases its slots at once.
+ */
+#include "socket.h"
+
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/un.h>
+#include <linux/magic.h>
+#include <unistd.h>
 
 #include "../common.h"
-#include "socket.h"
+#include "../counters/attr_map.h"
+#include "../events/cgroup.h"
+#include "policy.h"
+#include "proto.h"
+#include "served.h"
+
+#define MAX_CONNS 256
+#define MAX_CONNS_PER_UID 32
+#define MAX_OPENS_PER_CONN 64
+#define MAX_THREADS_PER_OPEN 1024
+#define HELLO_TIMEOUT_NS (5 * 1000000000ull)
+#define MAX_PEER_GROUPS 65536
+
+struct client_session {
+	__u32 id;
+	struct served_session s;
+	bool per_cpu;		/* CPU and cgroup targets: readings per CPU */
+	__u64 cpus[LEADER_MAX_CPUS / 64];
+};
+
+struct uid_count {
+	uid_t uid;
+	int conns;
+	int active;		/* connections holding sessions: bperf stat sessions */
+	struct uid_count *next;
+};
+
+struct conn {
+	struct client_server *srv;
+	int fd;
+	struct peer peer;
+	struct uid_count *uc;
+	bool hello;
+	unsigned long long accepted_ns;
+	struct client_session *sessions[MAX_OPENS_PER_CONN];
+	int nr_sessions;
+	__u32 next_id;
+	struct conn *next;
+};
+
+struct client_server {
+	struct loop *loop;
+	int listen_fd;
+	int timer_fd;
+	char *path;
+	bool have_group;
+	gid_t group;
+	int max_sessions;
+	struct served served;
+	struct conn *conns;
+	int nr_conns;
+	struct uid_count *uids;
+	struct bperf_reply *reply;	/* room for BPERF_PROTO_MAX_CPUS values */
+	struct bpf_perf_event_value *per_cpu;
+};
+
+static size_t reply_size(__u32 nr_values)
+{
+	return sizeof(struct bperf_reply) + nr_values * sizeof(struct bpf_perf_event_value);
+}
+
+/*
+ * Before closing a connection the daemon ends: a socket closed with unread messages makes the
+ * peer's reads fail (ECONNRESET) before its queued replies, so nothing more may arrive
+ * (shutdown) and what did is dropped first.
+ */
+static void hang_up(int fd)
+{
+	char buf[sizeof(struct bperf_req)];
+
+	shutdown(fd, SHUT_RDWR);
+	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_TRUNC) > 0)
+		;
+}
+
+static void send_reply(struct conn *c, __u32 session, int err, __u32 exclude_kernel,
+		       __u32 nr_values)
+{
+	struct bperf_reply *r = c->srv->reply;
+
+	r->version = BPERF_PROTO_VERSION;
+	r->type = MSG_REPLY;
+	r->session = session;
+	r->err = err;
+	r->exclude_kernel = exclude_kernel;
+	r->nr_values = nr_values;
+	/* a client that does not read its replies loses them, the daemon never waits */
+	send(c->fd, r, reply_size(nr_values), MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+static struct uid_count *uid_count_get(struct client_server *s, uid_t uid)
+{
+	struct uid_count *u;
+
+	for (u = s->uids; u; u = u->next)
+		if (u->uid == uid)
+			return u;
+	u = xzalloc(sizeof(*u));
+	u->uid = uid;
+	u->next = s->uids;
+	s->uids = u;
+	return u;
+}
+
+static void uid_count_put(struct client_server *s, struct uid_count *u)
+{
+	struct uid_count **p;
+
+	if (u->conns || u->active)
+		return;
+	for (p = &s->uids; *p; p = &(*p)->next) {
+		if (*p == u) {
+			*p = u->next;
+			free(u);
+			return;
+		}
+	}
+}
+
+static void session_free(struct conn *c, int idx)
+{
+	struct client_session *cs = c->sessions[idx];
+
+	served_close(&c->srv->served, &cs->s);
+	free(cs);
+	c->sessions[idx] = NULL;
+	if (--c->nr_sessions == 0)
+		c->uc->active--;
+}
+
+static void conn_close(struct conn *c)
+{
+	struct client_server *s = c->srv;
+	struct conn **p;
+	int i;
+
+	for (i = 0; i < MAX_OPENS_PER_CONN; i++)
+		if (c->sessions[i])
+			session_free(c, i);
+	loop_del(s->loop, c->fd);
+	close(c->fd);
+	for (p = &s->conns; *p; p = &(*p)->next) {
+		if (*p == c) {
+			*p = c->next;
+			break;
+		}
+	}
+	s->nr_conns--;
+	c->uc->conns--;
+	uid_count_put(s, c->uc);
+	free(c->peer.groups);
+	free(c);
+}
+
+/* ---- targets ------------------------------------------------------------------------------ */
+
+/* The pid a pidfd names in the daemon's pid namespace: > 0, or -ESRCH / -EBADF. */
+static pid_t pidfd_pid(int fd)
+{
+	char path[64], link[64], buf[512], *p;
+	ssize_t n;
+	long pid;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n < 0)
+		return -EBADF;
+	link[n] = '\0';
+	if (strcmp(link, "anon_inode:[pidfd]") && strncmp(link, "pidfd:", 6))
+		return -EBADF;
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	if (read_text_file(path, buf, sizeof(buf)))
+		return -EBADF;
+	p = strstr(buf, "\nPid:");
+	if (!p)
+		return -EBADF;
+	pid = strtol(p + 5, NULL, 10);
+	/* -1: gone; 0: not in the daemon's namespace */
+	return pid > 0 && pid <= INT_MAX ? (pid_t)pid : -ESRCH;
+}
+
+/* A pidfd polls readable once its process has exited. */
+static bool pidfd_alive(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) == 0;
+}
+
+/* Appends every thread of process pid; -ESRCH when it has none, -E2BIG past the limit. */
+static int add_threads(pid_t pid, pid_t *tids, int *nr)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+	int err = -ESRCH;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return -ESRCH;
+	while ((d = readdir(dir))) {
+		long tid = strtol(d->d_name, NULL, 10);
+
+		if (tid <= 0)
+			continue;
+		if (*nr >= MAX_THREADS_PER_OPEN) {
+			err = -E2BIG;
+			break;
+		}
+		tids[(*nr)++] = (pid_t)tid;
+		err = 0;
+	}
+	closedir(dir);
+	return err;
+}
+
+static int online_cpus(int *cpus, int max)
+{
+	char buf[4096], *p;
+	int nr = 0;
+
+	if (read_text_file("/sys/devices/system/cpu/online", buf, sizeof(buf)))
+		return -errno;
+	for (p = buf; *p && nr < max;) {
+		long a = strtol(p, &p, 10), b = a;
+
+		if (*p == '-')
+			b = strtol(p + 1, &p, 10);
+		for (; a <= b && nr < max; a++)
+			cpus[nr++] = (int)a;
+		if (*p == ',')
+			p++;
+		else
+			break;
+	}
+	return nr;
+}
+
+struct open_target {
+	pid_t tids[MAX_THREADS_PER_OPEN];
+	int nr_tids;
+	int cpus[BPERF_PROTO_MAX_CPUS];
+	int nr_cpus;
+	pid_t exec_tgid;
+	int cgroup_fd;		/* the client's, or -1 */
+	__u64 cgroup_id;
+};
+
+/*
+ * A cgroup named by the directory fd the client opened (so that its cgroup namespace does not
+ * matter): its id, once it is known to be a cgroup of perf's hierarchy.
+ */
+static int resolve_cgroup(int fd, struct open_target *t)
+{
+	char mnt[PATH_MAX], path[64], dir[PATH_MAX];
+	struct statfs sfs;
+	struct stat st;
+	size_t len;
+	ssize_t n;
+
+	if (fstatfs(fd, &sfs) || fstat(fd, &st) || !S_ISDIR(st.st_mode) ||
+	    (sfs.f_type != CGROUP2_SUPER_MAGIC && sfs.f_type != CGROUP_SUPER_MAGIC))
+		return -EINVAL;
+	if (cgroup_mountpoint(mnt, sizeof(mnt)))
+		return -ENODEV;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, dir, sizeof(dir) - 1);
+	if (n < 0)
+		return -EINVAL;
+	dir[n] = '\0';
+	len = strlen(mnt);
+	/* another hierarchy than perf's: perf_event_open would refuse it */
+	if (strncmp(dir, mnt, len) || (dir[len] && dir[len] != '/'))
+		return -EINVAL;
+	t->cgroup_fd = fd;
+	t->cgroup_id = st.st_ino;
+	return 0;
+}
+
+/* Whether process pid (a peer) lives in the daemon's pid namespace. */
+static bool same_pid_ns(pid_t pid)
+{
+	struct stat mine, theirs;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", pid);
+	return !stat("/proc/self/ns/pid", &mine) && !stat(path, &theirs) &&
+	       mine.st_ino == theirs.st_ino && mine.st_dev == theirs.st_dev;
+}
+
+/*
+ * -t from a kernel without pidfds of threads (before 6.9): thread ids as numbers, which mean the
+ * same to the daemon only when the client is in its pid namespace.
+ */
+static int tids_as_numbers(const struct bperf_req *req, const struct peer *peer,
+			   struct open_target *t)
+{
+	int i;
+
+	if (!req->nr_ids || req->nr_ids > BPERF_PROTO_MAX_IDS)
+		return -EINVAL;
+	if (!same_pid_ns(peer->pid))
+		return -EXDEV;
+	for (i = 0; i < (int)req->nr_ids; i++) {
+		if (req->ids[i] <= 0)
+			return -EINVAL;
+		t->tids[t->nr_tids++] = req->ids[i];
+	}
+	return 0;
+}
+
+/* What the OPEN names, in the daemon's namespace; 0 or -errno. */
+static int resolve_target(const struct bperf_req *req, const struct peer *peer, const int *fds,
+			  int nr_fds, struct open_target *t)
+{
+	int i, err;
+	pid_t pid;
+
+	memset(t, 0, sizeof(*t));
+	t->cgroup_fd = -1;
+	switch (req->target) {
+	case TGT_WORKLOAD:
+	case TGT_PID:
+	case TGT_TID:
+		if (req->target == TGT_TID && !nr_fds)
+			return tids_as_numbers(req, peer, t);
+		if (nr_fds < 1 || (req->target == TGT_WORKLOAD && nr_fds != 1))
+			return -EINVAL;
+		for (i = 0; i < nr_fds; i++) {
+			pid = pidfd_pid(fds[i]);
+			if (pid < 0)
+				return pid;
+			if (req->target == TGT_PID) {
+				err = add_threads(pid, t->tids, &t->nr_tids);
+				if (err)
+					return err;
+			} else {
+				t->tids[t->nr_tids++] = pid;
+			}
+		}
+		if (req->target == TGT_WORKLOAD)
+			t->exec_tgid = t->tids[0];
+		return 0;
+	case TGT_CPUS:
+	case TGT_CGROUP:
+		if (nr_fds != (req->target == TGT_CGROUP) || req->nr_ids > BPERF_PROTO_MAX_IDS)
+			return -EINVAL;
+		if (req->target == TGT_CGROUP) {
+			err = resolve_cgroup(fds[0], t);
+			if (err)
+				return err;
+		}
+		if (!req->nr_ids) {
+			t->nr_cpus = online_cpus(t->cpus, BPERF_PROTO_MAX_CPUS);
+			return t->nr_cpus > 0 ? 0 : -ENODEV;
+		}
+		for (i = 0; i < (int)req->nr_ids; i++) {
+			if (req->ids[i] < 0 || req->ids[i] >= BPERF_PROTO_MAX_CPUS)
+				return -EINVAL;
+			t->cpus[t->nr_cpus++] = req->ids[i];
+		}
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* ---- requests ----------------------------------------------------------------------------- */
+
+static int find_session(struct conn *c, __u32 id)
+{
+	int i;
+
+	for (i = 0; i < MAX_OPENS_PER_CONN; i++)
+		if (c->sessions[i] && c->sessions[i]->id == id)
+			return i;
+	return -1;
+}
+
+/* Everything a refusal would be for, before anything is claimed. */
+static int check_open(struct conn *c, const struct bperf_req *req, const struct open_target *t)
+{
+	struct client_server *s = c->srv;
+	struct perf_event_attr attr = req->attr;
+	struct policy_target pt = { .cgroup_fd = -1 };
+	bool granted = s->have_group && peer_in_group(&c->peer, s->group);
+
+	if (t->nr_cpus) {
+		/* the policy group counts CPUs as CAP_PERFMON would */
+		if (granted)
+			return 0;
+		pt.cpus = t->cpus;
+		pt.nr_cpus = t->nr_cpus;
+		pt.cgroup_fd = t->cgroup_fd;
+	} else {
+		pt.tids = t->tids;
+		pt.nr_tids = t->nr_tids;
+		/* ... and the kernel too: only whose processes it counts matters then */
+		if (granted) {
+			attr.exclude_kernel = 1;
+			attr.exclude_hv = 1;
+		}
+	}
+	return policy_kernel_check(&c->peer, &attr, &pt);
+}
+
+static int do_open(struct conn *c, const struct bperf_req *req, const int *fds, int nr_fds,
+		   __u32 *id)
+{
+	struct client_server *s = c->srv;
+	struct leader_session_spec spec = { 0 };
+	struct client_session *cs;
+	struct open_target *t;
+	int i, slot, err;
+
+	if (c->nr_sessions >= MAX_OPENS_PER_CONN)
+		return -EUSERS;
+	if (!c->nr_sessions && c->peer.uid && c->uc->active >= s->max_sessions)
+		return -EUSERS;
+	err = policy_check_attr(&req->attr);
+	if (err)
+		return err;
+	t = xzalloc(sizeof(*t));
+	err = resolve_target(req, &c->peer, fds, nr_fds, t);
+	if (!err)
+		err = check_open(c, req, t);
+	/* the processes meant are still those the pidfds name (no pid was reused meanwhile) */
+	for (i = 0; i < nr_fds && !err && t->cgroup_fd < 0; i++)
+		if (!pidfd_alive(fds[i]))
+			err = -ESRCH;
+	if (err)
+		goto out;
+	cs = xzalloc(sizeof(*cs));
+	if (t->nr_cpus) {
+		spec.filter = t->cgroup_fd >= 0 ? FILTER_CGROUP : FILTER_CPU;
+		spec.cgroup_id = t->cgroup_id;
+		spec.cpus = t->cpus;
+		spec.nr_cpus = t->nr_cpus;
+		cs->per_cpu = true;
+		for (i = 0; i < t->nr_cpus; i++)
+			cs->cpus[t->cpus[i] / 64] |= 1ull << (t->cpus[i] % 64);
+	} else {
+		spec.filter = FILTER_TID;
+		spec.ids = t->tids;
+		spec.nr_ids = t->nr_tids;
+		spec.inherit = req->inherit;
+		spec.exec_tgid = t->exec_tgid;
+	}
+	err = served_open(&s->served, &req->attr, &spec, c->peer.uid != 0, &cs->s);
+	if (err) {
+		free(cs);
+		goto out;
+	}
+	for (slot = 0; c->sessions[slot]; slot++)
+		;
+	cs->id = ++c->next_id;
+	c->sessions[slot] = cs;
+	if (c->nr_sessions++ == 0)
+		c->uc->active++;
+	*id = cs->id;
+	pr_debug(s->served.verbose, 1, "bperf daemon: uid %u session %u: slot %u", c->peer.uid,
+		 cs->id, cs->s.slot.slot);
+out:
+	free(t);
+	return err;
+}
+
+/* READ: thread targets get one sum, CPU targets a value per possible CPU (theirs, else 0). */
+static int do_read(struct conn *c, struct client_session *cs, __u32 *nr_values)
+{
+	struct client_server *s = c->srv;
+	unsigned int nr_cpus = served_nr_cpus(&cs->s), cpu;
+	struct bpf_perf_event_value *out = s->reply->values;
+	int err;
+
+	if (nr_cpus > BPERF_PROTO_MAX_CPUS)
+		nr_cpus = BPERF_PROTO_MAX_CPUS;
+	err = served_read(&cs->s, s->per_cpu);
+	if (err)
+		return err;
+	if (cs->per_cpu) {
+		for (cpu = 0; cpu < nr_cpus; cpu++) {
+			bool mine = cs->cpus[cpu / 64] & (1ull << (cpu % 64));
+
+			memset(&out[cpu], 0, sizeof(out[cpu]));
+			if (mine)
+				out[cpu] = s->per_cpu[cpu];
+		}
+		*nr_values = nr_cpus;
+		return 0;
+	}
+	memset(out, 0, sizeof(*out));
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		out->counter += s->per_cpu[cpu].counter;
+		out->enabled += s->per_cpu[cpu].enabled;
+		out->running += s->per_cpu[cpu].running;
+	}
+	*nr_values = 1;
+	return 0;
+}
+
+/* One request; false when the connection must end (after the error reply). */
+static bool handle_request(struct conn *c, const struct bperf_req *req, const int *fds,
+			   int nr_fds)
+{
+	__u32 id = 0, nr_values = 0;
+	int idx, err = 0;
+
+	if (req->type == MSG_HELLO) {
+		c->hello = true;
+		send_reply(c, 0, 0, 0, 0);
+		return true;
+	}
+	if (!c->hello) {
+		send_reply(c, 0, -EPROTO, 0, 0);
+		return false;
+	}
+	if (req->type == MSG_OPEN) {
+		err = do_open(c, req, fds, nr_fds, &id);
+		send_reply(c, id, err, !err && req->attr.exclude_kernel, 0);
+		return true;
+	}
+	if (nr_fds || req->type < MSG_ENABLE || req->type > MSG_CLOSE) {
+		send_reply(c, req->session, -EPROTO, 0, 0);
+		return false;
+	}
+	idx = find_session(c, req->session);
+	if (idx < 0) {
+		send_reply(c, req->session, -ENOENT, 0, 0);
+		return true;
+	}
+	switch (req->type) {
+	case MSG_ENABLE:
+	case MSG_DISABLE:
+		err = served_set_enabled(&c->sessions[idx]->s, req->type == MSG_ENABLE);
+		break;
+	case MSG_READ:
+		err = do_read(c, c->sessions[idx], &nr_values);
+		break;
+	case MSG_CLOSE:
+		session_free(c, idx);
+		break;
+	}
+	send_reply(c, req->session, err, 0, err ? 0 : nr_values);
+	return true;
+}
+
+static void on_conn(void *arg, int fd, unsigned int revents)
+{
+	char cbuf[CMSG_SPACE(BPERF_PROTO_MAX_IDS * sizeof(int))];
+	struct conn *c = arg;
+	struct bperf_req req;
+	struct iovec iov = { .iov_base = &req, .iov_len = sizeof(req) };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+		.msg_controllen = sizeof(cbuf),
+	};
+	int fds[BPERF_PROTO_MAX_IDS], nr_fds = 0, i;
+	struct cmsghdr *cm;
+	bool keep = true;
+	ssize_t n;
+
+	n = recvmsg(fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		conn_close(c);	/* EOF or an error: the client is gone */
+		return;
+	}
+	for (cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+		int *p = (int *)CMSG_DATA(cm), k;
+
+		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		for (k = 0; k < (int)((cm->cmsg_len - CMSG_LEN(0)) / sizeof(int)); k++) {
+			if (nr_fds < BPERF_PROTO_MAX_IDS)
+				fds[nr_fds++] = p[k];
+			else
+				close(p[k]);
+		}
+	}
+	if (n != sizeof(req) || (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) ||
+	    req.version != BPERF_PROTO_VERSION) {
+		send_reply(c, 0, -EPROTO, 0, 0);
+		keep = false;
+	} else {
+		keep = handle_request(c, &req, fds, nr_fds);
+	}
+	for (i = 0; i < nr_fds; i++)
+		close(fds[i]);
+	if (!keep) {
+		hang_up(fd);
+		conn_close(c);
+	}
+}
+
+/* ---- connections -------------------------------------------------------------------------- */
+
+static int peer_credentials(int fd, struct peer *p)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	gid_t *groups = NULL;
+	int nr = 16;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len))
+		return -errno;
+	p->pid = cred.pid;
+	p->uid = cred.uid;
+	p->gid = cred.gid;
+	for (;;) {
+		len = nr * sizeof(gid_t);
+		groups = xrealloc(groups, len);
+		if (!getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len))
+			break;
+		if (errno != ERANGE || len / sizeof(gid_t) > MAX_PEER_GROUPS ||
+		    (int)(len / sizeof(gid_t)) <= nr) {
+			free(groups);
+			return -errno;
+		}
+		nr = len / sizeof(gid_t);
+	}
+	p->nr_groups = len / sizeof(gid_t);
+	p->groups = groups;
+	return 0;
+}
+
+/* Closes a connection refused at once, so that the client still reads why. */
+static void refuse_close(int fd)
+{
+	hang_up(fd);
+	close(fd);
+}
+
+static void on_accept(void *arg, int fd, unsigned int revents)
+{
+	struct client_server *s = arg;
+	struct uid_count *uc;
+	struct conn *c;
+	int cfd;
+
+	cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (cfd < 0)
+		return;
+	c = xzalloc(sizeof(*c));
+	c->srv = s;
+	c->fd = cfd;
+	if (peer_credentials(cfd, &c->peer)) {
+		close(cfd);
+		free(c);
+		return;
+	}
+	uc = uid_count_get(s, c->peer.uid);
+	if (s->nr_conns >= MAX_CONNS || uc->conns >= MAX_CONNS_PER_UID ||
+	    loop_add(s->loop, cfd, EPOLLIN, on_conn, c)) {
+		/* said to the client, whose HELLO finds this reply */
+		send_reply(c, 0, -EUSERS, 0, 0);
+		uid_count_put(s, uc);
+		refuse_close(cfd);
+		free(c->peer.groups);
+		free(c);
+		return;
+	}
+	c->uc = uc;
+	uc->conns++;
+	c->accepted_ns = now_ns();
+	c->next = s->conns;
+	s->conns = c;
+	s->nr_conns++;
+}
+
+/* Connections that never said HELLO go after HELLO_TIMEOUT_NS. */
+static void on_timer(void *arg, int fd, unsigned int revents)
+{
+	struct client_server *s = arg;
+	unsigned long long now = now_ns();
+	struct conn *c, *next;
+
+	for (c = s->conns; c; c = next) {
+		next = c->next;
+		if (!c->hello && now - c->accepted_ns > HELLO_TIMEOUT_NS)
+			conn_close(c);
+	}
+}
+
+/* ---- the socket --------------------------------------------------------------------------- */
+
+/* A socket file left by a daemon that died: replaced, but only once nothing answers on it. */
+static int remove_stale(const char *path, const struct sockaddr_un *addr)
+{
+	struct stat st;
+	int fd, err;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISSOCK(st.st_mode))
+		return -EEXIST;
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	err = connect(fd, (const struct sockaddr *)addr, sizeof(*addr)) ? -errno : -EADDRINUSE;
+	close(fd);
+	if (err == -ECONNREFUSED || err == -ENOENT)
+		return unlink(path) && errno != ENOENT ? -errno : 0;
+	return err == -EADDRINUSE ? err : -EADDRINUSE;
+}
+
+/* The socket's directory: made root-owned 0755 if missing (as systemd's RuntimeDirectory). */
+static int make_dir(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int err = 0;
+
+	if (slash && slash != dir) {
+		*slash = '\0';
+		if (mkdir(dir, 0755) && errno != EEXIST)
+			err = -errno;
+	}
+	free(dir);
+	return err;
+}
+
+static int bind_socket(struct client_server *s, const char *path)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd, err;
+
+	if (strlen(path) >= sizeof(addr.sun_path)) {
+		pr_err("bperf daemon: socket path too long: %s", path);
+		return -ENAMETOOLONG;
+	}
+	strcpy(addr.sun_path, path);
+	err = make_dir(path);
+	if (!err)
+		err = remove_stale(path, &addr);
+	if (err) {
+		if (err == -EADDRINUSE)
+			pr_err("bperf daemon: another daemon answers on %s", path);
+		else
+			pr_err("bperf daemon: cannot use %s: %s", path, strerror(-err));
+		return err;
+	}
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	/* every user may connect: the daemon checks each one's credentials */
+	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) || chmod(path, 0666) ||
+	    listen(fd, 64)) {
+		err = -errno;
+		pr_err("bperf daemon: cannot listen on %s: %s", path, strerror(-err));
+		close(fd);
+		unlink(path);
+		return err;
+	}
+	s->listen_fd = fd;
+	return 0;
+}
+
+static void resolve_group(struct client_server *s, const char *name)
+{
+	struct group *g;
+	char *end;
+	long gid;
+
+	if (!name || !*name)
+		return;
+	g = getgrnam(name);
+	if (g) {
+		s->group = g->gr_gid;
+		s->have_group = true;
+		return;
+	}
+	gid = strtol(name, &end, 10);
+	if (!*end && gid >= 0) {
+		s->group = (gid_t)gid;
+		s->have_group = true;
+		return;
+	}
+	pr_err("bperf daemon: no group %s (daemon.allow-system-wide-group): nobody is granted "
+	       "system-wide counting", name);
+}
 
 int client_server_start(struct loop *l, const struct daemon_config *cfg,
 			struct client_server **out)
 {
-	(void)l;
-	(void)cfg;
+	struct client_server *s = xzalloc(sizeof(*s));
+	int err;
+
 	*out = NULL;
-	pr_err("bperf daemon: the client socket is not built yet; use --socket none");
-	return -ENOSYS;
+	s->loop = l;
+	s->listen_fd = s->timer_fd = -1;
+	s->max_sessions = cfg->max_sessions_per_user > 0 ? cfg->max_sessions_per_user :
+			  BPERF_DAEMON_MAX_SESSIONS_PER_USER;
+	s->served.map_path = cfg->attr_map ? cfg->attr_map : DEFAULT_ATTR_MAP_PATH;
+	s->served.verbose = cfg->verbose;
+	resolve_group(s, cfg->allow_group);
+	err = bind_socket(s, cfg->socket_path);
+	if (err) {
+		free(s);
+		return err;
+	}
+	s->path = xstrdup(cfg->socket_path);
+	s->reply = xzalloc(reply_size(BPERF_PROTO_MAX_CPUS));
+	s->per_cpu = xzalloc(LEADER_MAX_CPUS * sizeof(*s->per_cpu));
+	err = loop_add(l, s->listen_fd, EPOLLIN, on_accept, s);
+	if (!err) {
+		s->timer_fd = loop_add_timer(l, 1000, on_timer, s);
+		err = s->timer_fd < 0 ? s->timer_fd : 0;
+	}
+	if (err) {
+		pr_err("bperf daemon: %s: %s", s->path, strerror(-err));
+		client_server_stop(s);
+		return err;
+	}
+	pr_debug(cfg->verbose, 1, "bperf daemon: serving unprivileged sessions on %s", s->path);
+	*out = s;
+	return 0;
 }
 
 void client_server_stop(struct client_server *s)
 {
-	(void)s;
+	if (!s)
+		return;
+	while (s->conns)
+		conn_close(s->conns);
+	if (s->timer_fd >= 0) {
+		loop_del(s->loop, s->timer_fd);
+		close(s->timer_fd);
+	}
+	if (s->listen_fd >= 0) {
+		loop_del(s->loop, s->listen_fd);
+		close(s->listen_fd);
+		unlink(s->path);
+	}
+	while (s->uids) {
+		struct uid_count *u = s->uids;
+
+		s->uids = u->next;
+		free(u);
+	}
+	free(s->path);
+	free(s->reply);
+	free(s->per_cpu);
+	free(s);
 }

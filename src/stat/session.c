@@ -2,11 +2,13 @@
 #include "session.h"
 
 #include <errno.h>
+#include <linux/capability.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common.h"
 #include "../counters/bpf_prog_targets.h"
+#include "../counters/daemon_client.h"
 #include "../counters/privileges.h"
 #include "../../bpf/leader.h"
 #include "open_error.h"
@@ -59,6 +61,7 @@ static int init_task_target(struct stat_session *s, const struct stat_options *o
 	cpu_map_any(&t->cpus);
 	if (o->pid) {
 		err = thread_map_from_pids(&t->threads, o->pid);
+		t->pids = true;
 		s->target_desc = xasprintf("process id '%s'", o->pid);
 		/* Threads that exit between listing and opening are skipped, as in perf. */
 		s->open_ctx.ignore_missing_thread = true;
@@ -283,7 +286,7 @@ static int open_with_fallback(struct stat_session *s, struct counter *c, int cpu
 
 	do {
 		err = c->ops->open_cpu(c, &s->open_ctx, cpu);
-	} while (err && c->ops == &direct_counter_ops &&
+	} while (err && (c->ops == &direct_counter_ops || c->ops == &daemon_counter_ops) &&
 		 open_error_fallback(c->evsel, err, s->opts->verbose));
 	return err;
 }
@@ -308,20 +311,42 @@ static int open_tool(struct stat_session *s, int i)
 	return 0;
 }
 
+/* Without the capabilities, bperf daemon's socket counts the shared events, if one answers. */
+static int use_daemon(struct stat_session *s)
+{
+	int i, err;
+
+	err = daemon_conn_open(s->opts->config.daemon_socket, s->opts->verbose,
+			       &s->open_ctx.daemon);
+	if (err)
+		return err;
+	for (i = 0; i < s->evlist->nr; i++)
+		if (s->counters[i].ops == &shared_counter_ops)
+			s->counters[i].ops = &daemon_counter_ops;
+	return 0;
+}
+
 /*
- * Shared counters need capabilities a user may lack: say so before anything is created. The
- * first shared event names what asked for them.
+ * Shared counters need capabilities a user may lack: then a daemon counts them, else say so
+ * before anything is created. The first shared event names what asked for them.
  */
-static int check_shared_caps(const struct stat_session *s)
+static int check_shared_caps(struct stat_session *s)
 {
 	const struct counter *c;
 	const char *asked_by;
-	int i;
+	int i, err;
 
 	for (i = 0; i < s->evlist->nr; i++) {
 		c = &s->counters[i];
 		if (c->ops != &shared_counter_ops)
 			continue;
+		if (has_effective_cap(CAP_SYS_ADMIN))
+			return 0;
+		err = use_daemon(s);
+		if (!err)
+			return 0;
+		if (err == -ECANCELED)
+			return -EPERM;	/* said */
 		if (s->opts->bpf_counters)
 			asked_by = "--bpf-counters";
 		else if (c->leader->evsel->bpf_counter)
@@ -627,6 +652,8 @@ void session_close(struct stat_session *s)
 	for (i = s->evlist->nr - 1; i >= 0; i--)
 		if (s->counters[i].ops)
 			s->counters[i].ops->close(&s->counters[i]);
+	daemon_conn_close(s->open_ctx.daemon);
+	s->open_ctx.daemon = NULL;
 }
 
 void session_free(struct stat_session *s)

@@ -22,6 +22,7 @@ struct target {
 	struct thread_map threads;
 	bool system_wide;	/* per-CPU counting of all tasks (-a, -C, or no workload) */
 	bool has_task;		/* -p or -t */
+	bool pids;		/* -p: the threads are those of whole processes */
 	bool forked;		/* a workload is forked and counted */
 };
 

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The daemon's slots for its clients (served.h). */
+#include "served.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common.h"
+#include "../counters/shared_join.h"
+
+struct served_leader {
+	struct perf_event_attr key;
+	struct leader_handle h;
+	int nr_slots;		/* the daemon's slots for clients in it */
+	int nr_unpriv_slots;
+	struct served_leader *next;
+};
+
+static struct served_leader *find_leader(struct served *sv, const struct perf_event_attr *attr)
+{
+	struct served_leader *l;
+
+	for (l = sv->leaders; l; l = l->next)
+		if (!memcmp(&l->key, attr, sizeof(*attr)))
+			return l;
+	return NULL;
+}
+
+static void drop_leader(struct served *sv, struct served_leader *l)
+{
+	struct served_leader **p;
+
+	for (p = &sv->leaders; *p; p = &(*p)->next) {
+		if (*p == l) {
+			*p = l->next;
+			break;
+		}
+	}
+	leader_put(&l->h);
+	free(l);
+}
+
+int served_open(struct served *sv, const struct perf_event_attr *attr,
+		const struct leader_session_spec *spec, bool unpriv, struct served_session *out)
+{
+	struct served_leader *l = find_leader(sv, attr);
+	bool have = l != NULL;
+	__u32 slot, cg_idx = 0;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (l && unpriv && l->nr_unpriv_slots >= SERVED_MAX_UNPRIV_SLOTS)
+		return -EUSERS;
+	if (!l) {
+		l = xzalloc(sizeof(*l));
+		l->key = *attr;
+	}
+	if (have)
+		err = shared_claim(sv->map_path, attr, &l->h, spec, &slot, &cg_idx);
+	else
+		err = shared_join(sv->map_path, attr, attr, 1, spec, NULL, sv->verbose, &l->h,
+				  &slot, &cg_idx);
+	if (err) {
+		if (!have)
+			free(l);
+		return err;
+	}
+	shared_slot_init(&out->slot, &l->h, slot, cg_idx, spec, 1);
+	if (!have) {
+		l->next = sv->leaders;
+		sv->leaders = l;
+	}
+	l->nr_slots++;
+	if (unpriv)
+		l->nr_unpriv_slots++;
+	out->leader = l;
+	out->unpriv = unpriv;
+	return 0;
+}
+
+int served_set_enabled(struct served_session *s, bool enabled)
+{
+	return shared_slot_set_enabled(&s->slot, enabled);
+}
+
+int served_read(struct served_session *s, struct bpf_perf_event_value *per_cpu)
+{
+	int err = leader_sync(&s->leader->h);
+
+	return err ? err : shared_slot_read(&s->slot, 0, per_cpu);
+}
+
+unsigned int served_nr_cpus(const struct served_session *s)
+{
+	return s->leader->h.nr_cpus;
+}
+
+void served_close(struct served *sv, struct served_session *s)
+{
+	struct served_leader *l = s->leader;
+
+	if (!l)
+		return;
+	shared_release(sv->map_path, &l->key, &l->h, s->slot.slot, s->slot.cgroup_id);
+	shared_slot_free(&s->slot);
+	l->nr_slots--;
+	if (s->unpriv)
+		l->nr_unpriv_slots--;
+	if (!l->nr_slots)
+		drop_leader(sv, l);
+	memset(s, 0, sizeof(*s));
+}

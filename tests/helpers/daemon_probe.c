@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A client of bperf daemon's socket that bperf stat would never be (tests/shell/
+ * daemon_unprivileged.sh): malformed messages, crafted attrs, many connections, a session that
+ * is killed. Prints one line per reply ("err N", or "closed" when the daemon hung up).
+ *
+ *	daemon_probe SOCKET garbage	short, long, wrong-version and random messages, a request
+ *					before HELLO: each on a fresh connection
+ *	daemon_probe SOCKET sample	OPEN of its own process with a sampling attr
+ *	daemon_probe SOCKET kernel	OPEN of its own process counting the kernel too
+ *	daemon_probe SOCKET pid PID	OPEN of process PID (page-faults:u)
+ *	daemon_probe SOCKET connects N	N connections, each HELLO then close
+ *	daemon_probe SOCKET hold	OPEN of its own process, then "ready" and sleep until killed
+ *	daemon_probe SOCKET many N	N connections kept open, each HELLO: the last one's reply
+ *	daemon_probe SOCKET idle S	a connection silent for S seconds, then HELLO
+ *	daemon_probe SOCKET fill N	N OPENs of its own process, 32 a connection: how many the
+ *					daemon granted, and the first refusal ("granted K err E")
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "src/daemon/proto.h"
+
+static int connect_to(const char *path)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s", path);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr))) {
+		perror(path);
+		exit(2);
+	}
+	return fd;
+}
+
+/* Sends len bytes of buf (with one fd if fd >= 0), prints the reply's err or "closed". */
+static int exchange(int sock, const void *buf, size_t len, int fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	static char reply[65536];
+	struct bperf_reply *r = (struct bperf_reply *)reply;
+	struct cmsghdr *cm;
+	ssize_t n;
+
+	if (fd >= 0) {
+		msg.msg_control = cbuf;
+		msg.msg_controllen = sizeof(cbuf);
+		cm = CMSG_FIRSTHDR(&msg);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	}
+	/* a daemon that refused the connection at once left its reason before hanging up */
+	if (sendmsg(sock, &msg, MSG_NOSIGNAL) < 0 && errno != EPIPE) {
+		printf("closed\n");
+		return -EPIPE;
+	}
+	n = recv(sock, reply, sizeof(reply), MSG_DONTWAIT);
+	if (n < 0 && errno == EAGAIN)
+		n = recv(sock, reply, sizeof(reply), 0);
+	if (n < (ssize_t)sizeof(*r)) {
+		printf("closed\n");
+		return -EPIPE;
+	}
+	printf("err %d\n", r->err);
+	return r->err;
+}
+
+static void req_init(struct bperf_req *req, __u32 type)
+{
+	memset(req, 0, sizeof(*req));
+	req->version = BPERF_PROTO_VERSION;
+	req->type = type;
+}
+
+static int hello(int sock)
+{
+	struct bperf_req req;
+
+	req_init(&req, MSG_HELLO);
+	return exchange(sock, &req, sizeof(req), -1);
+}
+
+/* OPEN of process pid (a pidfd) counting page-faults, with the attr changed by tweak */
+static int open_pid(int sock, pid_t pid, int tweak)
+{
+	struct bperf_req req;
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0), err;
+
+	if (pidfd < 0) {
+		perror("pidfd_open");
+		exit(2);
+	}
+	req_init(&req, MSG_OPEN);
+	req.target = TGT_PID;
+	req.nr_ids = 1;
+	req.inherit = 1;
+	req.attr.type = PERF_TYPE_SOFTWARE;
+	req.attr.size = sizeof(req.attr);
+	req.attr.config = PERF_COUNT_SW_PAGE_FAULTS;
+	req.attr.exclude_kernel = tweak != 'k';
+	req.attr.exclude_hv = 1;
+	if (tweak == 's') {
+		req.attr.sample_period = 1000;
+		req.attr.sample_type = PERF_SAMPLE_IP;
+	}
+	err = exchange(sock, &req, sizeof(req), pidfd);
+	close(pidfd);
+	return err;
+}
+
+static void garbage(const char *path)
+{
+	struct bperf_req req;
+	char big[sizeof(req) + 64];
+	unsigned int seed = 1;
+	size_t i;
+	int s;
+
+	/* too short, too long, wrong version, random bytes, OPEN before HELLO */
+	s = connect_to(path);
+	exchange(s, "x", 1, -1);
+	close(s);
+	s = connect_to(path);
+	memset(big, 0, sizeof(big));
+	exchange(s, big, sizeof(big), -1);
+	close(s);
+	s = connect_to(path);
+	req_init(&req, MSG_HELLO);
+	req.version = 99;
+	exchange(s, &req, sizeof(req), -1);
+	close(s);
+	s = connect_to(path);
+	for (i = 0; i < sizeof(big); i++)
+		big[i] = (char)rand_r(&seed);
+	exchange(s, big, sizeof(req), -1);
+	close(s);
+	s = connect_to(path);
+	req_init(&req, MSG_READ);
+	exchange(s, &req, sizeof(req), -1);
+	close(s);
+	/* after HELLO: an unknown type, and a READ of a session that does not exist */
+	s = connect_to(path);
+	hello(s);
+	req_init(&req, MSG_READ);
+	req.session = 12345;
+	exchange(s, &req, sizeof(req), -1);
+	req_init(&req, 77);
+	exchange(s, &req, sizeof(req), -1);
+	close(s);
+}
+
+int main(int argc, char **argv)
+{
+	int s = -1, i;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: daemon_probe SOCKET garbage|sample|kernel|pid PID|"
+			"connects N|hold\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(argv[2], "garbage")) {
+		garbage(argv[1]);
+		return 0;
+	}
+	if (!strcmp(argv[2], "connects") && argc > 3) {
+		for (i = 0; i < atoi(argv[3]); i++) {
+			s = connect_to(argv[1]);
+			if (i == 0)
+				hello(s);
+			close(s);
+		}
+		return 0;
+	}
+	if (!strcmp(argv[2], "many") && argc > 3) {
+		for (i = 0; i < atoi(argv[3]) - 1; i++) {
+			s = connect_to(argv[1]);
+			if (hello(s) < 0)
+				return 1;
+		}
+		s = connect_to(argv[1]);
+		return hello(s) ? 1 : 0;
+	}
+	if (!strcmp(argv[2], "idle") && argc > 3) {
+		s = connect_to(argv[1]);
+		sleep(atoi(argv[3]));
+		return hello(s) ? 1 : 0;
+	}
+	if (!strcmp(argv[2], "fill") && argc > 3) {
+		int granted = 0, err = 0;
+
+		for (i = 0; i < atoi(argv[3]) && !err; i++) {
+			if (i % 32 == 0) {
+				s = connect_to(argv[1]);
+				hello(s);
+			}
+			err = open_pid(s, getpid(), 0);
+			granted += !err;
+		}
+		printf("granted %d err %d\n", granted, err);
+		return 0;
+	}
+	s = connect_to(argv[1]);
+	if (hello(s))
+		return 1;
+	if (!strcmp(argv[2], "sample"))
+		return open_pid(s, getpid(), 's') ? 1 : 0;
+	if (!strcmp(argv[2], "kernel"))
+		return open_pid(s, getpid(), 'k') ? 1 : 0;
+	if (!strcmp(argv[2], "pid") && argc > 3)
+		return open_pid(s, atoi(argv[3]), 0) ? 1 : 0;
+	if (!strcmp(argv[2], "hold")) {
+		if (open_pid(s, getpid(), 0))
+			return 1;
+		printf("ready\n");
+		pause();
+		return 0;
+	}
+	fprintf(stderr, "daemon_probe: unknown mode %s\n", argv[2]);
+	return 2;
+}

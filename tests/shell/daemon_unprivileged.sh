@@ -1,0 +1,404 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Unprivileged users counting shared events through bperf daemon's Unix socket: as nobody (no
+# capabilities), `bperf stat --bpf-counters` counts its own workload exactly as `perf stat` as
+# nobody does (page-faults:u under perf_event_paranoid 2, context switches of pingpong under 1),
+# its own -p and -t targets; what it may not count is refused with one line and a non-zero exit,
+# and leaves nothing registered (the leaders' sessions maps hold only the daemon's own slots):
+# -p of root's process, -a, -C 0, -G, a session over daemon.max-sessions-per-user, crafted
+# requests (a sampling attr, a kernel-counting attr under paranoid 2, malformed messages). A
+# member of daemon.allow-system-wide-group counts -a, kernel included, as root does, and a cgroup
+# (-a -G) exactly as root's direct session of the same run. The daemon
+# survives garbage, 300 connections and a client killed mid-session (its slot released), its
+# memory stays put over 1,000 connections, it serves 32 connections of a user and not 33, closes
+# one silent for 5 s, and a client whose daemon dies says so in one line.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../shared_lib.sh"
+. "$(dirname "$0")/../side_lib.sh"
+
+shared_setup unpriv
+require_cmd setpriv
+[ -x "$PERF" ] || skip "needs $PERF"
+[ -x "$WORKLOADS/pagetouch" ] || fail "workloads not built: run make"
+PROBE=$(dirname "$BPERF")/.output/tests/daemon_probe
+[ -x "$PROBE" ] || fail "$PROBE not built: run make tests"
+PARANOID=/proc/sys/kernel/perf_event_paranoid
+[ -w "$PARANOID" ] || skip "needs a writable $PARANOID"
+NOBODY_UID=$(id -u nobody 2>/dev/null) || skip "needs user nobody"
+NOBODY_GID=$(id -g nobody)
+GROUP=users
+GROUP_GID=$(getent group "$GROUP" | cut -d: -f3)
+[ -n "$GROUP_GID" ] || skip "needs group $GROUP"
+nobody_can() { setpriv --reuid="$NOBODY_UID" --regid="$NOBODY_GID" --clear-groups "$@"; }
+nobody_can "$BPERF" stat -e nosuchevent true >/dev/null 2>&1
+[ $? -eq 129 ] || skip "nobody cannot run $BPERF here"
+
+orig_paranoid=$(cat "$PARANOID")
+chmod 755 "$TMP"	# nobody reaches the socket and reads the config here
+SOCK=$TMP/sock
+LIMIT=3
+cleanup() {
+	echo "$orig_paranoid" >"$PARANOID"
+	shared_cleanup
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+set_paranoid() {
+	echo "$1" >"$PARANOID" && [ "$(cat "$PARANOID")" = "$1" ] ||
+		fail "cannot set kernel.perf_event_paranoid to $1"
+}
+
+# the daemon's policy (its config) and the clients' socket (theirs)
+printf '[daemon]\n\tallow-system-wide-group = %s\n\tmax-sessions-per-user = %s\n' \
+	"$GROUP" "$LIMIT" >"$TMP/daemon.cfg"
+printf '[daemon]\n\tsocket = %s\n' "$SOCK" >"$TMP/client.cfg"
+chmod 644 "$TMP/daemon.cfg" "$TMP/client.cfg"
+
+# $TMP/nobody CMD...: CMD as nobody, no groups, no capabilities, the socket in its config;
+# $TMP/member CMD...: the same in the policy group. Scripts that exec: $! is CMD's pid.
+printf '#!/bin/sh\nPERF_CONFIG=%s exec setpriv --reuid=%s --regid=%s %s "$@"\n' \
+	"$TMP/client.cfg" "$NOBODY_UID" "$NOBODY_GID" --clear-groups >"$TMP/nobody"
+printf '#!/bin/sh\nPERF_CONFIG=%s exec setpriv --reuid=%s --regid=%s %s "$@"\n' \
+	"$TMP/client.cfg" "$NOBODY_UID" "$NOBODY_GID" "--groups=$GROUP_GID" >"$TMP/member"
+chmod 755 "$TMP/nobody" "$TMP/member"
+nobody() { "$TMP/nobody" "$@"; }
+member() { "$TMP/member" "$@"; }
+
+# The daemon counts page-faults itself: its one slot is in that leader.
+DAEMON_EVENTS=page-faults
+start_daemon() {
+	PERF_CONFIG=$TMP/daemon.cfg "$BPERF" daemon -v --listen none --socket "$SOCK" \
+		--bpf-attr-map "$SHARED_MAP" -e "$DAEMON_EVENTS" 2>"$TMP/daemon.err" &
+	DPID=$!
+	BG_PIDS+=("$DPID")
+	# its -v line, not the socket file: a dead daemon's is there until the new one replaces it
+	for _ in $(seq 100); do
+		grep -q "^bperf daemon: serving unprivileged sessions on $SOCK\$" "$TMP/daemon.err" &&
+			return 0
+		kill -0 "$DPID" 2>/dev/null || break
+		sleep 0.05
+	done
+	cat "$TMP/daemon.err" >&2
+	fail "the daemon did not start"
+}
+
+# registered: active slots in every leader of the test's attr map (the daemon's own included)
+registered() {
+	local links progs prog maps map total=0 n
+
+	links=$(map_link_ids | paste -sd, -)
+	[ -n "$links" ] || { echo 0; return; }
+	progs=$(bpftool -j link show | jq -r "[$links] as \$l | .[] |
+		select(.id as \$i | \$l | index(\$i)) | .prog_id")
+	for prog in $progs; do
+		maps+=$(bpftool -j prog show id "$prog" |
+			jq -r '.map_ids | map(tostring) | join(",")'),
+	done
+	for map in $(bpftool -j map show | jq -r "[${maps%,}] as \$m | .[] |
+		select(.name == \"sessions\" and (.id as \$i | \$m | index(\$i))) | .id"); do
+		n=$(bpftool -j map dump id "$map" |
+			jq '[.[] | select(.value[0] == "0x01")] | length')
+		total=$((total + n))
+	done
+	echo "$total"
+}
+
+# wait_registered N: polls for up to 5 s until N slots are active
+wait_registered() {
+	local n end=$((SECONDS + 5))
+
+	while :; do
+		n=$(registered)
+		[ "$n" = "$1" ] && return 0
+		[ "$SECONDS" -lt "$end" ] || break
+		sleep 0.05
+	done
+	fail "$n slots registered, expected $1"
+}
+
+# first_csv TOOL OPTS...: "count,event" of the first line of TOOL stat -x, OPTS
+first_csv() {
+	local tool=$1
+
+	shift
+	nobody setarch "$(uname -m)" -R "$tool" stat -x, "$@" 2>&1 >/dev/null | head -n 1 |
+		cut -d, -f1,3
+}
+
+start_daemon
+BASE=1
+wait_registered "$BASE"
+# a connection that never says HELLO is closed after 5 s (checked at the end)
+"$TMP/nobody" "$PROBE" "$SOCK" idle 7 >"$TMP/idle" 2>&1 &
+BG_PIDS+=($!)
+
+# ---- counted: its own workload, -p and -t --------------------------------------------------------
+set_paranoid 2
+PT=$WORKLOADS/pagetouch
+own_faults() {
+	local b p b0
+
+	b=$(first_csv "$BPERF" --bpf-counters -e page-faults "$PT" 1000)
+	p=$(first_csv "$PERF" -e page-faults "$PT" 1000)
+	b0=$(first_csv "$BPERF" --bpf-counters -e page-faults "$PT" 0)
+	assert_eq "$p" "$b" "pagetouch 1000 as nobody: perf vs bperf through the daemon"
+	assert_eq "page-faults:u" "${b#*,}" "the event's name under paranoid 2"
+	assert_eq $((${b0%%,*} + 1000)) "${b%%,*}" "pagetouch 0's faults + 1000"
+}
+check_retry own_faults own_faults
+check own_faults_left wait_registered "$BASE"
+
+# Both ways in one run: each NAME:b (through the daemon) equals NAME (nobody's direct counter of
+# the same workload). Context switches count in the kernel: paranoid 1 lets nobody count them.
+both_ways() {
+	set_paranoid "$1"
+	nobody setarch "$(uname -m)" -R "$BPERF" stat -x, \
+		-e page-faults,page-faults:b,context-switches,context-switches:b \
+		"$WORKLOADS/pingpong" 2000 2>"$TMP/both_$1" >/dev/null
+	set_paranoid 2
+	check_pairs "$TMP/both_$1" "paranoid $1" >/dev/null
+	[ "$(count_of "$TMP/both_$1" context-switches:b)" -ge 4000 ] ||
+		fail "pingpong 2000: fewer than 4000 context switches"
+}
+check_retry both_ways_1 both_ways 1
+
+# nobody's own process, which wakes every 10 ms; and root's sleeper
+setpriv --reuid="$NOBODY_UID" --regid="$NOBODY_GID" --clear-groups \
+	sh -c 'while :; do sleep 0.01; done' >/dev/null 2>&1 &
+own_pid=$!
+BG_PIDS+=("$own_pid")
+"$WORKLOADS/sleeper" 600000 &
+root_pid=$!
+BG_PIDS+=("$root_pid")
+for _ in $(seq 100); do
+	[ "$(stat -c %u "/proc/$own_pid")" = "$NOBODY_UID" ] && break
+	sleep 0.02
+done
+
+# counted TARGET...: nobody counts page-faults of TARGET for 0.3 s: exit 0, a count > 0
+counted() {
+	local out rc
+
+	out=$(nobody "$BPERF" stat --bpf-counters -x, -e page-faults "$@" -- sleep 0.3 2>&1)
+	rc=$?
+	assert_eq 0 "$rc" "$*: exit status ($out)"
+	[ "$(echo "$out" | cut -d, -f1)" -gt 0 ] 2>/dev/null || fail "$*: no count: $out"
+}
+check own_pid counted -p "$own_pid"
+check own_tid counted -t "$own_pid"
+check own_pid_left wait_registered "$BASE"
+
+# ---- refused: one line, a non-zero exit, nothing registered --------------------------------------
+# refused EXPECTED OPTS...: bperf stat --bpf-counters OPTS as nobody prints one line matching
+# EXPECTED, exits non-zero, and leaves only the daemon's slots (and those of $HELD sessions)
+refused() {
+	local expected=$1 rc
+
+	shift
+	nobody "$BPERF" stat --bpf-counters -e page-faults "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ "$rc" -ne 0 ] || fail "$*: exit status 0"
+	assert_eq 1 "$(wc -l <"$TMP/err")" "$*: lines on stderr: $(cat "$TMP/err")"
+	grep -q -e "$expected" "$TMP/err" || fail "$*: no '$expected' in $(cat "$TMP/err")"
+	wait_registered $((BASE + ${HELD:-0}))
+}
+perm='^Error: the bperf daemon refused page-faults:u for'
+check root_pid refused "$perm process id $root_pid: not permitted" -p "$root_pid" sleep 0.1
+check system_wide refused "$perm CPU-wide counting (-a, -C): not permitted" -a sleep 0.1
+check cpu_0 refused "$perm CPU-wide counting (-a, -C): not permitted" -C 0 sleep 0.1
+MNT=$(perf_cgroup_mount)
+CG=bperf_unpriv_$$
+HAVE_CG=
+[ -n "$MNT" ] && mkdir "$MNT/$CG" 2>/dev/null && HAVE_CG=1
+[ -n "$HAVE_CG" ] &&
+	check cgroup refused \
+		"^Error: the bperf daemon refused page-faults\(:u\)\? for cgroup $CG: " \
+		-a -G "$CG" sleep 0.1
+
+# a session over the limit: LIMIT sessions of nobody's hold their slots meanwhile
+over_limit() {
+	local pids=() i ok
+
+	trap 'kill -KILL "${pids[@]}" 2>/dev/null' EXIT
+	for i in $(seq "$LIMIT"); do
+		"$TMP/nobody" "$BPERF" stat --bpf-counters -e page-faults -p "$own_pid" \
+			>/dev/null 2>&1 &
+		pids+=($!)
+	done
+	# the sessions go whatever happens
+	(wait_registered $((BASE + LIMIT)) && HELD=$LIMIT refused \
+		'too many sessions (daemon.max-sessions-per-user)$' -p "$own_pid" sleep 0.1)
+	ok=$?
+	kill -TERM "${pids[@]}"
+	wait "${pids[@]}" 2>/dev/null
+	[ "$ok" -eq 0 ] || exit 1
+	wait_registered "$BASE"
+}
+check over_limit over_limit
+
+# Users other than root never hold more than half (64) of a leader's 128 slots: three
+# connections (the session limit) of 32, 32 and 6 OPENs
+half_the_slots() {
+	local got
+
+	got=$(nobody "$PROBE" "$SOCK" fill 70 | tail -n 1)
+	assert_eq "granted 64 err -87" "$got" "70 OPENs of one leader"
+	wait_registered "$BASE"
+}
+
+# probe_says MODE... EXPECTED: the probe's reply lines, as nobody
+probe_says() {
+	local expected=${*: -1} got
+
+	got=$(nobody "$PROBE" "$SOCK" "${@:1:$#-1}" | paste -sd' ' -)
+	assert_eq "$expected" "$got" "daemon_probe ${*:1:$#-1}"
+	wait_registered "$BASE"
+	kill -0 "$DPID" || fail "the daemon died"
+}
+check sample_attr probe_says sample "err 0 err -95"
+check kernel_attr probe_says kernel "err 0 err -13"
+check root_pid_probe probe_says pid "$root_pid" "err 0 err -13"
+# short, long, wrong version, random, READ before HELLO; then HELLO, a READ of no session and an
+# unknown type on one connection (that one ends it)
+check half_the_slots half_the_slots
+check garbage probe_says garbage "err -71 err -71 err -71 err -71 err -71 err 0 err -2 err -71"
+
+# ---- granted: the policy group counts CPUs, kernel included --------------------------------------
+granted() {
+	local root out
+
+	"$BPERF" stat --bpf-counters -a -x, -e page-faults -- sleep 0.6 2>"$TMP/root.err" &
+	root=$!
+	member "$BPERF" stat --bpf-counters -a -x, -e page-faults -- "$PT" 5000 2>"$TMP/member.err"
+	assert_eq 0 $? "the member's -a: exit status ($(cat "$TMP/member.err"))"
+	wait "$root"
+	out=$(cut -d, -f1,3 "$TMP/member.err")
+	assert_eq page-faults "${out#*,}" "the member's event (no :u)"
+	[ "${out%%,*}" -ge 5000 ] || fail "the member's -a: ${out%%,*} page faults, expected 5000+"
+	out=$(cut -d, -f1,3 "$TMP/root.err")
+	[ "${out%%,*}" -ge 5000 ] || fail "root's -a: ${out%%,*} page faults, expected 5000+"
+	wait_registered "$BASE"
+}
+check granted granted
+granted_cpu0() {
+	member "$BPERF" stat --bpf-counters -C 0 -x, -e page-faults sleep 0.1 2>"$TMP/cpu0.err"
+	assert_eq 0 $? "the member's -C 0: exit status ($(cat "$TMP/cpu0.err"))"
+	wait_registered "$BASE"
+}
+check granted_cpu0 granted_cpu0
+
+# A root workload in the cgroup while the member (-a -G, through the daemon) and root (direct)
+# count it: the same counts, exactly (nothing else runs in the cgroup)
+granted_cgroup() {
+	local wait_release="while [ ! -e $TMP/release ]; do sleep 0.02; done" root ev
+
+	rm -f "$TMP/release"
+	trap 'touch "$TMP/release"' EXIT
+	"$BPERF" stat -a -x, -e page-faults,context-switches -G "$CG,$CG" -- sh -c "$wait_release" \
+		2>"$TMP/cg_root" &
+	root=$!
+	member "$BPERF" stat --bpf-counters -a -x, -e page-faults,context-switches \
+		-G "$CG,$CG" -- sh -c "$wait_release" 2>"$TMP/cg_member" &
+	wait_registered $((BASE + 2))
+	sleep 0.3	# the direct session opens meanwhile
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" 3000' sh "$MNT/$CG" "$PT"
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" 500' sh "$MNT/$CG" "$WORKLOADS/pingpong"
+	touch "$TMP/release"
+	wait "$root" $!
+	for ev in page-faults context-switches; do
+		assert_eq "$(count_of "$TMP/cg_root" "$ev")" "$(count_of "$TMP/cg_member" "$ev")" \
+			"$ev in cgroup $CG: root's direct -G vs the member's through the daemon"
+	done
+	[ "$(count_of "$TMP/cg_member" page-faults)" -ge 3000 ] ||
+		fail "the member's -G: fewer than 3000 page faults: $(cat "$TMP/cg_member")"
+	wait_registered "$BASE"
+}
+[ -n "$HAVE_CG" ] && check_retry granted_cgroup granted_cgroup
+[ -n "$HAVE_CG" ] && rmdir "$MNT/$CG"
+
+# ---- the daemon holds up -------------------------------------------------------------------------
+vmrss() { awk '/^VmRSS:/ { print $2 }' "/proc/$DPID/status"; }
+connects() {
+	local before after
+
+	nobody "$PROBE" "$SOCK" connects 300 >/dev/null || fail "300 connections"
+	before=$(vmrss)
+	nobody "$PROBE" "$SOCK" connects 1000 >/dev/null || fail "1000 connections"
+	after=$(vmrss)
+	echo "VmRSS over 1000 connections: $before kB -> $after kB"
+	[ $((after - before)) -le 256 ] || fail "VmRSS grew by $((after - before)) kB"
+	kill -0 "$DPID" || fail "the daemon died"
+	wait_registered "$BASE"
+}
+check connects connects
+
+# 32 connections of one user are served, the 33rd is not (-EUSERS); the idle one went
+per_user_conns() {
+	assert_eq "err 0" "$(nobody "$PROBE" "$SOCK" many 32 | tail -n 1)" "32 connections"
+	assert_eq "err -87" "$(nobody "$PROBE" "$SOCK" many 33 | tail -n 1)" "33 connections"
+}
+check per_user_conns per_user_conns
+idle_closed() {
+	for _ in $(seq 100); do
+		[ -s "$TMP/idle" ] && break
+		sleep 0.1
+	done
+	assert_eq closed "$(cat "$TMP/idle")" "a connection silent for 7 s"
+}
+check idle_closed idle_closed
+
+killed_client() {
+	local pid
+
+	"$TMP/nobody" "$PROBE" "$SOCK" hold >"$TMP/hold" &
+	pid=$!
+	trap 'kill -KILL "$pid" 2>/dev/null' EXIT
+	for _ in $(seq 100); do
+		grep -q ready "$TMP/hold" && break
+		sleep 0.02
+	done
+	wait_registered $((BASE + 1))
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	wait_registered "$BASE"
+}
+check killed_client killed_client
+
+# a daemon that dies under a session: one line, a non-zero exit
+lost_daemon() {
+	local client rc
+
+	"$TMP/nobody" "$BPERF" stat --bpf-counters -I 100 -x, -e page-faults -p "$own_pid" \
+		>/dev/null 2>"$TMP/lost" &
+	client=$!
+	trap 'kill -KILL "$client" 2>/dev/null' EXIT
+	wait_registered $((BASE + 1))
+	kill -KILL "$DPID"
+	wait "$DPID" 2>/dev/null
+	wait "$client"
+	rc=$?
+	[ "$rc" -ne 0 ] || fail "the client exited 0"
+	assert_eq "bperf: lost the connection to the bperf daemon" \
+		"$(grep -v '^ *[0-9.]*,' "$TMP/lost")" "the client's message"
+}
+check lost_daemon lost_daemon
+
+# a new daemon replaces the dead one's socket, and stops cleanly: its leaders gone
+restart() {
+	# cases run in subshells: what one starts goes with it, whatever happens
+	trap 'kill -KILL "$DPID" 2>/dev/null' EXIT
+	start_daemon
+	nobody "$BPERF" stat --bpf-counters -e page-faults true 2>/dev/null ||
+		fail "no session after the restart"
+	kill -TERM "$DPID"
+	wait "$DPID"
+	assert_eq 0 $? "the daemon's exit status"
+	[ -e "$SOCK" ] && fail "the socket is left"
+	# the leaders of the test's attr map, not every new one: other tests may run meanwhile
+	[ -z "$(map_link_ids)" ] || fail "attr map entries left (links $(map_link_ids))"
+}
+check restart restart
+
+echo "$nr_cases cases, ${#failed_cases[@]} failed${failed_cases[*]:+: ${failed_cases[*]}}"
+[ "${#failed_cases[@]}" -eq 0 ]

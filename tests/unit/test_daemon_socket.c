@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The daemon's client socket (src/daemon/socket.c) on its own, without bperf daemon's counters:
+ * a server on a private socket and attr map, and a client that speaks the protocol: HELLO first,
+ * malformed messages answered and the connection closed, an attr that samples refused, its own
+ * process counted (page faults through the daemon's slot: as many as it touched) and the slot
+ * gone after CLOSE. The client runs as nobody. Needs root (exit 77 otherwise).
+ *
+ *	test_daemon_socket serve SOCKET [GROUP [MAX]]	only the server, until SIGTERM (for trying
+ *							clients by hand)
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "daemon/loop.h"
+#include "daemon/proto.h"
+#include "daemon/socket.h"
+
+#define NAME "test_daemon_socket"
+
+static void on_signal(void *arg, int fd, unsigned int revents)
+{
+	struct signalfd_siginfo si;
+
+	if (read(fd, &si, sizeof(si)) == sizeof(si))
+		loop_stop(arg, 0);
+}
+
+static int serve(const char *path, const char *group, int max, const char *map)
+{
+	struct daemon_config cfg = {
+		.socket_path = (char *)path, .allow_group = (char *)group,
+		.max_sessions_per_user = max, .attr_map = map, .verbose = 1,
+	};
+	struct loop *l = loop_new();
+	struct client_server *s;
+	sigset_t set;
+	int sfd, err;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	sfd = signalfd(-1, &set, SFD_CLOEXEC);
+	if (!l || sfd < 0 || loop_add(l, sfd, EPOLLIN, on_signal, l))
+		return 1;
+	err = client_server_start(l, &cfg, &s);
+	if (err)
+		return 1;
+	fprintf(stderr, "serving %s\n", path);
+	loop_run(l);
+	client_server_stop(s);
+	loop_free(l);
+	return 0;
+}
+
+static int connect_to(const char *path)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s", path);
+	for (int i = 0; i < 200; i++) {
+		if (!connect(fd, (struct sockaddr *)&addr, sizeof(addr)))
+			return fd;
+		usleep(10000);
+	}
+	close(fd);
+	return -1;
+}
+
+static char reply_buf[65536];
+#define REPLY ((struct bperf_reply *)reply_buf)
+
+/* One message (len bytes, a pidfd if >= 0); the reply's err, or 1000 when the daemon hung up. */
+static int exchange(int sock, const void *buf, size_t len, int fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *cm;
+
+	if (fd >= 0) {
+		msg.msg_control = cbuf;
+		msg.msg_controllen = sizeof(cbuf);
+		cm = CMSG_FIRSTHDR(&msg);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	}
+	if (sendmsg(sock, &msg, MSG_NOSIGNAL) < 0)
+		return 1000;
+	if (recv(sock, reply_buf, sizeof(reply_buf), 0) < (ssize_t)sizeof(struct bperf_reply))
+		return 1000;
+	return REPLY->err;
+}
+
+static int request(int sock, __u32 type, __u32 session)
+{
+	struct bperf_req req = { .version = BPERF_PROTO_VERSION, .type = type, .session = session };
+
+	return exchange(sock, &req, sizeof(req), -1);
+}
+
+/* OPEN of this process's page faults; sample: with a sample period */
+static int open_self(int sock, bool sample)
+{
+	struct bperf_req req = { .version = BPERF_PROTO_VERSION, .type = MSG_OPEN };
+	int pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0), err;
+
+	req.target = TGT_PID;
+	req.nr_ids = 1;
+	req.attr.type = PERF_TYPE_SOFTWARE;
+	req.attr.size = sizeof(req.attr);
+	req.attr.config = PERF_COUNT_SW_PAGE_FAULTS;
+	req.attr.exclude_kernel = 1;
+	req.attr.exclude_hv = 1;
+	if (sample)
+		req.attr.sample_period = 1;
+	err = exchange(sock, &req, sizeof(req), pidfd);
+	close(pidfd);
+	return err;
+}
+
+static void client_checks(const char *path)
+{
+	struct bperf_req req = { .version = BPERF_PROTO_VERSION, .type = MSG_HELLO };
+	long page = sysconf(_SC_PAGESIZE);
+	__u32 session;
+	__u64 before;
+	char *mem;
+	int s, i;
+
+	s = connect_to(path);
+	if (!CHECK("connect", s >= 0))
+		return;
+	CHECK_EQ("READ before HELLO", -EPROTO, request(s, MSG_READ, 1));
+	CHECK_EQ("the connection ends after it", 1000, request(s, MSG_HELLO, 0));
+	close(s);
+	s = connect_to(path);
+	CHECK_EQ("a short message", -EPROTO, exchange(s, &req, sizeof(req) - 1, -1));
+	close(s);
+	s = connect_to(path);
+	req.version = 2;
+	CHECK_EQ("another version", -EPROTO, exchange(s, &req, sizeof(req), -1));
+	close(s);
+	s = connect_to(path);
+	CHECK_EQ("HELLO", 0, request(s, MSG_HELLO, 0));
+	CHECK_EQ("a sampling attr", -EOPNOTSUPP, open_self(s, true));
+	CHECK_EQ("READ of no session", -ENOENT, request(s, MSG_READ, 7));
+	if (!CHECK_EQ("OPEN of itself", 0, open_self(s, false)))
+		goto out;
+	session = REPLY->session;
+	CHECK_EQ("ENABLE", 0, request(s, MSG_ENABLE, session));
+	CHECK_EQ("READ", 0, request(s, MSG_READ, session));
+	before = REPLY->values[0].counter;
+	mem = mmap(NULL, 100 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	for (i = 0; i < 100; i++)
+		mem[i * page] = 1;
+	CHECK_EQ("READ after 100 pages", 0, request(s, MSG_READ, session));
+	CHECK_EQ("one value for a process", 1, REPLY->nr_values);
+	CHECK_EQ("its page faults", 100, REPLY->values[0].counter - before);
+	munmap(mem, 100 * page);
+	CHECK_EQ("CLOSE", 0, request(s, MSG_CLOSE, session));
+	CHECK_EQ("READ after CLOSE", -ENOENT, request(s, MSG_READ, session));
+out:
+	close(s);
+}
+
+int main(int argc, char **argv)
+{
+	char dir[] = "/tmp/test_daemon_socket.XXXXXX", path[128], map[128];
+	pid_t server, client;
+	int status;
+
+	if (argc > 2 && !strcmp(argv[1], "serve"))
+		return serve(argv[2], argc > 3 ? argv[3] : NULL, argc > 4 ? atoi(argv[4]) : 0,
+			     getenv("BPERF_ATTR_MAP"));
+	if (geteuid()) {
+		printf("needs root\n");
+		return EXIT_SKIP;
+	}
+	if (!mkdtemp(dir))
+		return 1;
+	chmod(dir, 0755);
+	snprintf(path, sizeof(path), "%s/sock", dir);
+	snprintf(map, sizeof(map), "/sys/fs/bpf/test_daemon_socket_%d", getpid());
+	server = fork();
+	if (server == 0)
+		_exit(serve(path, NULL, 0, map));
+	/* as nobody: a capless root could not count the test's own (capable) process either */
+	client = fork();
+	if (client == 0) {
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(2);
+		/* a credential change leaves a process undumpable: then nobody may count it */
+		prctl(PR_SET_DUMPABLE, 1);
+		client_checks(path);
+		_exit(check_failures ? 1 : 0);
+	}
+	waitpid(client, &status, 0);
+	CHECK("the client's checks (as nobody)", WIFEXITED(status) && !WEXITSTATUS(status));
+	kill(server, SIGTERM);
+	waitpid(server, &status, 0);
+	CHECK("the server stopped cleanly", WIFEXITED(status) && !WEXITSTATUS(status));
+	CHECK("the socket file is gone", access(path, F_OK) && errno == ENOENT);
+	unlink(map);
+	rmdir(dir);
+	return check_exit(NAME);
+}
