@@ -290,6 +290,23 @@ assert_eq bperf_context_switches_total "$(families "$TMP/conf.metrics")" \
 	"the families with daemon.events = context-switches"
 echo "config: stat.bpf-counter-events, daemon.events, listen, socket and cgroup-root taken"
 
+# --- the Unix socket: its directory made 0755, the socket gone after SIGTERM ------------------
+"$BPERF" daemon --listen none --socket "$TMP/run/daemon.sock" --bpf-attr-map "$SHARED_MAP" \
+	-e page-faults --cgroup-root "$ROOT" 2>"$TMP/sock.err" &
+spid=$!
+BG_PIDS+=("$spid")
+for _ in $(seq 100); do
+	[ -S "$TMP/run/daemon.sock" ] && break
+	kill -0 "$spid" 2>/dev/null || break
+	sleep 0.1
+done
+[ -S "$TMP/run/daemon.sock" ] || { cat "$TMP/sock.err" >&2; fail "no socket $TMP/run/daemon.sock"; }
+assert_eq 755 "$(stat -c %a "$TMP/run")" "the mode of the socket's directory"
+kill -TERM "$spid"
+wait "$spid" || fail "the daemon with a socket exited with $?"
+[ ! -e "$TMP/run/daemon.sock" ] || fail "the socket file stays after SIGTERM"
+echo "socket: its directory made 0755, the socket removed at SIGTERM"
+
 # --- bad input: one line, non-zero exit, nothing left ---------------------------------------
 # bad CODE WHAT OPTIONS...: the daemon exits with CODE and says one line
 bad() {
