@@ -484,8 +484,9 @@ static void credit_cgroups(struct slice *sl, bool at_switch)
 
 /*
  * Reads every member on this CPU and credits the slice since the last reading to the sessions
- * that count tid and to the registered cgroups it ran in. at_switch: called at a real switch (tid is being switched out), rather than
- * to bring the counts up to date before a read.
+ * that count tid and to the registered cgroups it ran in. at_switch: called at a real switch
+ * (tid is being switched out, next_css is the perf_event css of the task switched in), rather
+ * than to bring the counts up to date before a read.
  */
 static int account_slice(__u32 tid, bool at_switch, bool gone, __u64 next_css)
 {
