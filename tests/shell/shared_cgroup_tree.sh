@@ -335,6 +335,8 @@ else
 	echo "reclaim: skipped (needs setsid)"
 fi
 
+# a case that failed may have left its sessions waiting: they end first
+settle
 assert_nothing_left
 cleanup
 trap - EXIT
