@@ -181,9 +181,10 @@ struct slice {
 	 * in, that of the task switched in at the last reading (or running then). While cgroups
 	 * are registered every switch that changes the perf cgroup reads, and so does a task
 	 * moving itself, so the whole slice ran there: perf moves a task's counts to its new
-	 * cgroup the moment it moves.
+	 * cgroup the moment it moves. And the cgroup's perf_event css, which a switch compares.
 	 */
 	__u64 start_cgroup;
+	__u64 start_css;
 };
 
 struct {
@@ -217,17 +218,16 @@ static bool in_filter(__u32 slot, __u32 tid)
 	return tid && bpf_map_lookup_elem(&filter, &key);
 }
 
-/* The cgroup perf counts a task's events in (perf_cgroup_from_task()), as an address. */
-static __u64 task_perf_cgroup(struct task_struct *task)
+/*
+ * The perf_event css of a task, as an address: that of the cgroup perf counts the task's events
+ * in (perf_cgroup_from_task()), one read short of the cgroup itself, which is all a switch needs
+ * to tell whether the cgroup changes.
+ */
+static __u64 task_perf_css(struct task_struct *task)
 {
 	int id = bpf_core_enum_value(enum cgroup_subsys_id, perf_event_cgrp_id);
 
-	return (__u64)BPF_CORE_READ(task, cgroups, subsys[id], cgroup);
-}
-
-static __u64 current_perf_cgroup(void)
-{
-	return task_perf_cgroup(bpf_get_current_task_btf());
+	return (__u64)BPF_CORE_READ(task, cgroups, subsys[id]);
 }
 
 /*
@@ -484,12 +484,14 @@ static void credit_cgroups(struct slice *sl, bool at_switch)
 
 /*
  * Reads every member on this CPU and credits the slice since the last reading to the sessions
- * that count tid and to the registered cgroups it ran in. at_switch: called at a real switch (tid is being switched out), rather than
- * to bring the counts up to date before a read.
+ * that count tid and to the registered cgroups it ran in. at_switch: called at a real switch
+ * (tid is being switched out, next_css is the perf_event css of the task switched in), rather
+ * than to bring the counts up to date before a read.
  */
-static int account_slice(__u32 tid, bool at_switch, bool gone, __u64 next_cgroup)
+static int account_slice(__u32 tid, bool at_switch, bool gone, __u64 next_css)
 {
 	__u32 zero = 0, m, cpu = bpf_get_smp_processor_id();
+	struct cgroup_subsys_state *css;
 	struct leader_state *st;
 	struct slice *sl;
 
@@ -524,7 +526,10 @@ static int account_slice(__u32 tid, bool at_switch, bool gone, __u64 next_cgroup
 	if (st->nr_cgroups)
 		credit_cgroups(sl, at_switch);
 	/* the next slice runs in the cgroup of the task switched in, or of the one running on */
-	sl->start_cgroup = at_switch ? next_cgroup : current_perf_cgroup();
+	css = (struct cgroup_subsys_state *)(at_switch ? next_css :
+					     task_perf_css(bpf_get_current_task_btf()));
+	sl->start_css = (__u64)css;
+	sl->start_cgroup = (__u64)BPF_CORE_READ(css, cgroup);
 	sl->cg_pending = at_switch;
 	sl->at_switch = at_switch;
 	sl->gone = gone;
@@ -571,7 +576,7 @@ static int account_slice(__u32 tid, bool at_switch, bool gone, __u64 next_cgroup
  * where it checks a static one again at each of its five calls. That halves what it goes
  * through to load a leader (about 0.75 s of guest time to 0.37 s per leader in the arm64 guest).
  */
-__noinline int account(__u32 tid, __u32 at_switch, __u32 gone, __u64 next_cgroup)
+__noinline int account(__u32 tid, __u32 at_switch, __u32 gone, __u64 next_css)
 {
 	struct slice *sl;
 	__u32 zero = 0;
@@ -583,7 +588,7 @@ __noinline int account(__u32 tid, __u32 at_switch, __u32 gone, __u64 next_cgroup
 	if (sl->busy)
 		return LEADER_SYNC_BUSY;
 	sl->busy = 1;
-	ret = account_slice(tid, at_switch, gone, next_cgroup);
+	ret = account_slice(tid, at_switch, gone, next_css);
 	sl->busy = 0;
 	return ret;
 }
@@ -602,7 +607,7 @@ int on_switch(struct bpf_raw_tracepoint_args *ctx)
 	struct task_struct *task = bpf_get_current_task_btf();
 	__u64 args[3] = { 0 };	/* preempt, prev, next */
 	struct leader_state *st;
-	__u64 next_cgroup;
+	__u64 next_css;
 	struct slice *sl;
 	__u32 zero = 0;
 
@@ -615,14 +620,14 @@ int on_switch(struct bpf_raw_tracepoint_args *ctx)
 	st = bpf_map_lookup_elem(&leader_state, &zero);
 	if (!st || (!foreign_syncs && !st->nr_switch_slots && !st->nr_cgroups))
 		return 0;
-	next_cgroup = task_perf_cgroup((struct task_struct *)args[2]);
+	next_css = task_perf_css((struct task_struct *)args[2]);
 	if (!foreign_syncs && !st->nr_switch_slots) {
 		sl = bpf_map_lookup_elem(&slice_buf, &zero);
 		/* the open slice goes on in the same cgroup */
-		if (!sl || sl->start_cgroup == next_cgroup)
+		if (!sl || sl->start_css == next_css)
 			return 0;
 	}
-	return account(task->pid, true, task_is_gone(task), next_cgroup);
+	return account(task->pid, true, task_is_gone(task), next_css);
 }
 
 /*
