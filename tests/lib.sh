@@ -95,6 +95,24 @@ count_fds() {
 	echo "${#fds[@]}"
 }
 
+# in_cgroup_script DIR MNT: writes DIR/in_cgroup, a script run as `in_cgroup CGROUP CMD...` that
+# moves itself into CGROUP (below MNT) and then becomes CMD, and prints its path.
+in_cgroup_script() {
+	cat >"$1/in_cgroup" <<EOF
+#!/bin/sh
+echo \$\$ >"$2/\$1/cgroup.procs" || exit 99
+shift
+exec "\$@"
+EOF
+	chmod +x "$1/in_cgroup"
+	echo "$1/in_cgroup"
+}
+
+# csv_cgroup_count FILE EVENT CGROUP: the count of EVENT in CGROUP in -x, output
+csv_cgroup_count() {
+	awk -F, -v ev="$2" -v cg="$3" '$3 == ev && $4 == cg { print $1 }' "$1"
+}
+
 # perf_cgroup_mount: the cgroup hierarchy perf events use, as perf finds it: a v1 mount with the
 # perf_event controller, else the last cgroup2 mount (nothing when there is neither).
 perf_cgroup_mount() {

@@ -55,14 +55,14 @@ void leader_put(struct leader_handle *h)
 	close_fd(&h->cg_users_fd);
 }
 
-static int read_state(const struct leader_handle *h, struct leader_state *st)
+int leader_read_state(const struct leader_handle *h, struct leader_state *st)
 {
 	__u32 zero = 0;
 
 	return bpf_map_lookup_elem(h->state_fd, &zero, st) ? -errno : 0;
 }
 
-static int write_state(const struct leader_handle *h, const struct leader_state *st)
+int leader_write_state(const struct leader_handle *h, const struct leader_state *st)
 {
 	__u32 zero = 0;
 
@@ -270,7 +270,7 @@ static enum entry_kind adopt_leader(struct leader_handle *h, const struct attr_m
 		break;
 	}
 	kind = ENTRY_TAKEN;
-	if (adopt_maps(h, h->prog_fd) || read_state(h, &st) ||
+	if (adopt_maps(h, h->prog_fd) || leader_read_state(h, &st) ||
 	    st.abi_version != LEADER_ABI_VERSION || st.nr_members != (__u32)nr ||
 	    st.nr_cpus != (__u32)libbpf_num_possible_cpus())
 		goto fail;
@@ -553,7 +553,7 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	for (i = 0; i < LEADER_EXIT_LINK; i++)
 		err = dup_fd(bpf_link__fd(links[i]), &h->link_fds[i], err);
 	if (!err)
-		err = write_state(h, &st);
+		err = leader_write_state(h, &st);
 	if (!err)
 		err = install_events(skel, attrs, nr, nr_cpus);
 	h->nr_members = nr;

@@ -88,6 +88,10 @@ int leader_slot_claim(struct leader_handle *h, const struct leader_session_spec 
 bool leader_slot_release(struct leader_handle *h, __u32 slot);
 int leader_slot_set_enabled(struct leader_handle *h, __u32 slot, bool enabled);
 
+/* The leader's leader_state (its one element); 0 or -errno. */
+int leader_read_state(const struct leader_handle *h, struct leader_state *st);
+int leader_write_state(const struct leader_handle *h, const struct leader_state *st);
+
 /* Brings every CPU's slice up to date (BPF_PROG_TEST_RUN on each CPU). */
 int leader_sync(const struct leader_handle *h);
 /* The same, for callers holding the attr map lock (which leader_sync() takes itself). */

@@ -15,20 +15,6 @@
 #include "../common.h"
 #include "leader_cgroups.h"
 
-static int read_state(const struct leader_handle *h, struct leader_state *st)
-{
-	__u32 zero = 0;
-
-	return bpf_map_lookup_elem(h->state_fd, &zero, st) ? -errno : 0;
-}
-
-static int write_state(const struct leader_handle *h, const struct leader_state *st)
-{
-	__u32 zero = 0;
-
-	return bpf_map_update_elem(h->state_fd, &zero, st, BPF_ANY) ? -errno : 0;
-}
-
 static void slot_set(struct leader_cg_users *u, __u32 slot, bool on)
 {
 	__u64 bit = 1ull << (slot % 64);
@@ -128,7 +114,7 @@ int leader_cg_get(struct leader_handle *h, __u32 slot, __u64 cgroup_id, __u32 *i
 	if (err == -ESTALE)
 		bpf_map_delete_elem(h->cg_index_fd, &cgroup_id);
 	u = (struct leader_cg_users){ .id = cgroup_id };
-	err = read_state(h, &st);
+	err = leader_read_state(h, &st);
 	if (!err)
 		err = free_slot_index(h, &st, &cg.idx);
 	if (!err)
@@ -146,7 +132,7 @@ int leader_cg_get(struct leader_handle *h, __u32 slot, __u64 cgroup_id, __u32 *i
 	}
 	st.nr_cgroups++;
 	st.cg_cursor = cg.idx + 1;
-	err = write_state(h, &st);
+	err = leader_write_state(h, &st);
 	/*
 	 * While nothing was registered (and no thread session read at switches) no CPU kept the
 	 * cgroup its open slice runs in: a reading on each sets it.
@@ -172,10 +158,10 @@ void leader_cg_put(struct leader_handle *h, __u32 slot, __u64 cgroup_id)
 		bpf_map_update_elem(h->cg_users_fd, &idx, &u, BPF_ANY);
 		return;
 	}
-	if (read_state(h, &st))
+	if (leader_read_state(h, &st))
 		return;
 	free_index(h, idx, cgroup_id, &st);
-	write_state(h, &st);
+	leader_write_state(h, &st);
 	leader_sync_locked(h);
 }
 
@@ -200,7 +186,7 @@ void leader_cg_reclaim(struct leader_handle *h, const __u64 slots[LEADER_MAX_SES
 	bool changed = false;
 	__u32 n, i, w;
 
-	if (h->cg_users_fd < 0 || read_state(h, &st) || !st.nr_cgroups)
+	if (h->cg_users_fd < 0 || leader_read_state(h, &st) || !st.nr_cgroups)
 		return;
 	users = xzalloc(LEADER_MAX_CGROUPS * sizeof(*users));
 	n = read_users(h, users);
@@ -222,7 +208,7 @@ void leader_cg_reclaim(struct leader_handle *h, const __u64 slots[LEADER_MAX_SES
 		}
 	}
 	if (changed) {
-		write_state(h, &st);
+		leader_write_state(h, &st);
 		leader_sync_locked(h);
 	}
 	free(users);

@@ -52,24 +52,12 @@ mkdir "$MNT/$A" "$MNT/$SUB" "$MNT/$B" "$MNT/$NS" "$MNT/$NS/a" "$MNT/$NS/b" ||
 	skip "cannot create cgroups under $MNT"
 
 # in_cgroup CGROUP CMD...: the shell moves itself into CGROUP, then becomes CMD.
-cat >"$tmp/in_cgroup" <<EOF
-#!/bin/sh
-echo \$\$ >"$MNT/\$1/cgroup.procs" || exit 99
-shift
-exec "\$@"
-EOF
-chmod +x "$tmp/in_cgroup"
-IN=$tmp/in_cgroup
+IN=$(in_cgroup_script "$tmp" "$MNT")
 N=1000
 M=300
 WORK="$IN $A $PT $N; $IN $B $PT $M"
 
 . "$(dirname "$0")/../side_lib.sh"
-
-# csv_count FILE EVENT CGROUP: the count of EVENT in CGROUP in -x, output
-csv_count() {
-	awk -F, -v ev="$2" -v cg="$3" '$3 == ev && $4 == cg { print $1 }' "$1"
-}
 
 # The start-up faults k of pagetouch behind the wrapper, from perf: pagetouch 0 in cgroup A, the
 # least of three runs (a loaded machine now and then adds a fault, never takes one away).
@@ -86,8 +74,8 @@ exact_pairs() {
 
 	run_both pairs -a -x, -e page-faults,page-faults -G "$A,$B" -- sh -c "$WORK"
 	for f in perf bperf; do
-		assert_eq $((N + k)) "$(csv_count "$tmp/pairs.$f" page-faults "$A")" "$f faults in A"
-		assert_eq $((M + k)) "$(csv_count "$tmp/pairs.$f" page-faults "$B")" "$f faults in B"
+		assert_eq $((N + k)) "$(csv_cgroup_count "$tmp/pairs.$f" page-faults "$A")" "$f faults in A"
+		assert_eq $((M + k)) "$(csv_cgroup_count "$tmp/pairs.$f" page-faults "$B")" "$f faults in B"
 	done
 	compare_stat_outputs "$tmp/pairs.perf" "$tmp/pairs.bperf" ,
 }
@@ -99,8 +87,8 @@ exact_each() {
 
 	run_both each -a -x, -e page-faults,task-clock --for-each-cgroup "$A,$B" -- sh -c "$WORK"
 	for f in perf bperf; do
-		assert_eq $((N + k)) "$(csv_count "$tmp/each.$f" page-faults "$A")" "$f faults in A"
-		assert_eq $((M + k)) "$(csv_count "$tmp/each.$f" page-faults "$B")" "$f faults in B"
+		assert_eq $((N + k)) "$(csv_cgroup_count "$tmp/each.$f" page-faults "$A")" "$f faults in A"
+		assert_eq $((M + k)) "$(csv_cgroup_count "$tmp/each.$f" page-faults "$B")" "$f faults in B"
 	done
 	compare_stat_outputs "$tmp/each.perf" "$tmp/each.bperf" ,
 }
@@ -109,7 +97,7 @@ check_retry exact_each exact_each
 # Patterns match every cgroup path (A, A/sub, B, in directory order); an empty entry is the root.
 exact_pattern() {
 	run_both pattern -a -x, -e page-faults --for-each-cgroup "^${base}_" -- sh -c "$WORK"
-	assert_eq $((N + k)) "$(csv_count "$tmp/pattern.bperf" page-faults "$A")" "faults in A"
+	assert_eq $((N + k)) "$(csv_cgroup_count "$tmp/pattern.bperf" page-faults "$A")" "faults in A"
 	assert_eq 3 "$(grep -c "$base" "$tmp/pattern.bperf")" "lines of the pattern's cgroups"
 	compare_stat_outputs "$tmp/pattern.perf" "$tmp/pattern.bperf" ,
 	run_both pattern_root -a -x, -e page-faults --for-each-cgroup "${base}_b\$," true
@@ -131,10 +119,10 @@ bpf_pairs() {
 		-G "$A,$A,$B,$B,$A,$A" -- sh -c "$WORK" >/dev/null 2>"$tmp/bpf.bperf" ||
 		fail "bperf with :b events failed"
 	for ev in page-faults page-faults:b; do
-		assert_eq $((N + k)) "$(csv_count "$tmp/bpf.bperf" "$ev" "$A")" "$ev in A"
-		assert_eq $((M + k)) "$(csv_count "$tmp/bpf.bperf" "$ev" "$B")" "$ev in B"
+		assert_eq $((N + k)) "$(csv_cgroup_count "$tmp/bpf.bperf" "$ev" "$A")" "$ev in A"
+		assert_eq $((M + k)) "$(csv_cgroup_count "$tmp/bpf.bperf" "$ev" "$B")" "$ev in B"
 	done
-	assert_eq "$(csv_count "$tmp/bpf.bperf" cs "$A")" "$(csv_count "$tmp/bpf.bperf" cs:b "$A")" \
+	assert_eq "$(csv_cgroup_count "$tmp/bpf.bperf" cs "$A")" "$(csv_cgroup_count "$tmp/bpf.bperf" cs:b "$A")" \
 		"context switches in A, direct and shared"
 	! grep "directly" "$tmp/bpf.bperf" >&2 || fail "a cgroup event was not shared"
 }
@@ -145,8 +133,8 @@ bpf_dotdot() {
 	norandom "$BPERF" stat --bpf-attr-map "$BPF_MAP" -a -x, -e page-faults,page-faults:b \
 		-G "$SUB/..,$SUB/.." -- sh -c "$WORK" >/dev/null 2>"$tmp/dotdot" ||
 		fail "bperf with -G $SUB/.. failed"
-	assert_eq $((N + k)) "$(csv_count "$tmp/dotdot" page-faults "$SUB/..")" "faults in $SUB/.."
-	assert_eq $((N + k)) "$(csv_count "$tmp/dotdot" page-faults:b "$SUB/..")" \
+	assert_eq $((N + k)) "$(csv_cgroup_count "$tmp/dotdot" page-faults "$SUB/..")" "faults in $SUB/.."
+	assert_eq $((N + k)) "$(csv_cgroup_count "$tmp/dotdot" page-faults:b "$SUB/..")" \
 		"shared faults in $SUB/.."
 }
 check_retry bpf_dotdot bpf_dotdot
@@ -163,8 +151,8 @@ bpf_side() {
 	compare_stat_outputs "$tmp/$name.perf" "$tmp/$name.bperf" "$sep"
 	[ "$sep" = , ] || return 0
 	for f in perf bperf; do
-		assert_eq $((N + k)) "$(csv_count "$tmp/$name.$f" page-faults "$A")" "$f faults in A"
-		assert_eq $((M + k)) "$(csv_count "$tmp/$name.$f" page-faults "$B")" "$f faults in B"
+		assert_eq $((N + k)) "$(csv_cgroup_count "$tmp/$name.$f" page-faults "$A")" "$f faults in A"
+		assert_eq $((M + k)) "$(csv_cgroup_count "$tmp/$name.$f" page-faults "$B")" "$f faults in B"
 	done
 }
 check_retry bpf_each bpf_side bpf_each , -x, -a -e page-faults,task-clock,cs \
@@ -203,8 +191,8 @@ bpf_two_sessions() {
 	link=$((16#$link))
 	prog=$(jq --argjson id "$link" '.[] | select(.id == $id) | .prog_id' "$tmp/links")
 	[ -n "$prog" ] || fail "no link $link while the sessions ran"
-	assert_eq $((N + k)) "$(csv_count "$tmp/two_a" page-faults "$A")" "session A's faults"
-	assert_eq $((M + k)) "$(csv_count "$tmp/two_b" page-faults "$B")" "session B's faults"
+	assert_eq $((N + k)) "$(csv_cgroup_count "$tmp/two_a" page-faults "$A")" "session A's faults"
+	assert_eq $((M + k)) "$(csv_cgroup_count "$tmp/two_b" page-faults "$B")" "session B's faults"
 	# programs are freed asynchronously: up to 3 s
 	for _ in $(seq 30); do
 		bpftool prog show id "$prog" >/dev/null 2>&1 || break
@@ -245,11 +233,11 @@ bpf_namespace() {
 		-e page-faults,page-faults:b --for-each-cgroup a,b \
 		-- sh -c "$IN a $PT $N; $IN b $PT $M" || fail "bperf in a cgroup namespace failed"
 	for cg in a b; do
-		assert_eq "$(csv_count "$tmp/ns" page-faults $cg)" \
-			"$(csv_count "$tmp/ns" page-faults:b $cg)" "faults in the namespace's $cg"
+		assert_eq "$(csv_cgroup_count "$tmp/ns" page-faults $cg)" \
+			"$(csv_cgroup_count "$tmp/ns" page-faults:b $cg)" "faults in the namespace's $cg"
 	done
-	a=$(csv_count "$tmp/ns" page-faults a)
-	b=$(csv_count "$tmp/ns" page-faults b)
+	a=$(csv_cgroup_count "$tmp/ns" page-faults a)
+	b=$(csv_cgroup_count "$tmp/ns" page-faults b)
 	assert_eq $((N - M)) $((a - b)) "faults in a less faults in b ($a, $b)"
 }
 if command -v unshare >/dev/null; then
@@ -280,10 +268,10 @@ bpf_moved_by_other() {
 	fi
 	echo >"$tmp/release"
 	wait $! || fail "bperf failed"
-	assert_eq "$(csv_count "$tmp/moved" page-faults "$A")" \
-		"$(csv_count "$tmp/moved" page-faults:b "$A")" \
+	assert_eq "$(csv_cgroup_count "$tmp/moved" page-faults "$A")" \
+		"$(csv_cgroup_count "$tmp/moved" page-faults:b "$A")" \
 		"faults after the move, direct and shared"
-	[ "$(csv_count "$tmp/moved" page-faults "$A")" -ge "$N" ] ||
+	[ "$(csv_cgroup_count "$tmp/moved" page-faults "$A")" -ge "$N" ] ||
 		fail "fewer than $N faults counted in $A"
 }
 check_retry bpf_moved_by_other bpf_moved_by_other

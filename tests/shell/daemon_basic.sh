@@ -35,14 +35,7 @@ remove_cgroups() {
 trap 'shared_cleanup; remove_cgroups' EXIT
 
 # in_cgroup CGROUP CMD...: the shell moves itself into CGROUP, then becomes CMD.
-cat >"$TMP/in_cgroup" <<EOF
-#!/bin/sh
-echo \$\$ >"$MNT/\$1/cgroup.procs" || exit 99
-shift
-exec "\$@"
-EOF
-chmod +x "$TMP/in_cgroup"
-IN=$TMP/in_cgroup
+IN=$(in_cgroup_script "$TMP" "$MNT")
 
 # start_daemon [PORT [OPTIONS...]]: a daemon on 127.0.0.1:PORT (0: the kernel's choice); sets
 # DPID and PORT once it says where it listens.

@@ -58,14 +58,7 @@ mkdir "$MNT/$A" "$MNT/$B" "$MNT/$C" "$MNT/$D" "$MNT/$NS" "$MNT/$NS/b" "$MNT/$NS/
 	skip "cannot create cgroups under $MNT"
 
 # in_cgroup CGROUP CMD...: the shell moves itself into CGROUP, then becomes CMD.
-cat >"$TMP/in_cgroup" <<EOF
-#!/bin/sh
-echo \$\$ >"$MNT/\$1/cgroup.procs" || exit 99
-shift
-exec "\$@"
-EOF
-chmod +x "$TMP/in_cgroup"
-IN=$TMP/in_cgroup
+IN=$(in_cgroup_script "$TMP" "$MNT")
 NA=700
 TREE_SESSIONS=${TREE_SESSIONS:-40}
 NB=500
@@ -80,11 +73,6 @@ timed() {
 
 	check_retry "$@"
 	echo "$1: $((SECONDS - start)) s"
-}
-
-# csv_count FILE EVENT CGROUP: the count of EVENT in CGROUP in -x, output
-csv_count() {
-	awk -F, -v ev="$2" -v cg="$3" '$3 == ev && $4 == cg { print $1 }' "$1"
 }
 
 # start-up faults k of pagetouch behind the wrapper, from perf (as cgroups.sh)
@@ -194,13 +182,13 @@ tree() {
 	for cg in "$A" "$B" "$C" "$D"; do
 		check_pairs "$TMP/tree.${cg//\//_}" "tree: $cg"
 	done
-	assert_eq $((NA + NB + NC + 3 * k)) "$(csv_count "$TMP/tree.${A//\//_}" page-faults:b "$A")" \
+	assert_eq $((NA + NB + NC + 3 * k)) "$(csv_cgroup_count "$TMP/tree.${A//\//_}" page-faults:b "$A")" \
 		"shared faults in $A (and below)"
-	assert_eq $((NB + NC + 2 * k)) "$(csv_count "$TMP/tree.${B//\//_}" page-faults:b "$B")" \
+	assert_eq $((NB + NC + 2 * k)) "$(csv_cgroup_count "$TMP/tree.${B//\//_}" page-faults:b "$B")" \
 		"shared faults in $B (and below)"
-	assert_eq $((NC + k)) "$(csv_count "$TMP/tree.${C//\//_}" page-faults:b "$C")" \
+	assert_eq $((NC + k)) "$(csv_cgroup_count "$TMP/tree.${C//\//_}" page-faults:b "$C")" \
 		"shared faults in $C"
-	assert_eq $((ND + k)) "$(csv_count "$TMP/tree.${D//\//_}" page-faults:b "$D")" \
+	assert_eq $((ND + k)) "$(csv_cgroup_count "$TMP/tree.${D//\//_}" page-faults:b "$D")" \
 		"shared faults in $D"
 }
 timed tree tree
@@ -231,8 +219,8 @@ namespace() {
 		grep ",$cg," "$TMP/ns" >"$TMP/ns.${cg//\//_}"
 		check_pairs "$TMP/ns.${cg//\//_}" "namespace: $cg"
 	done
-	b=$(csv_count "$TMP/ns" page-faults:b b)
-	c=$(csv_count "$TMP/ns" page-faults:b b/c)
+	b=$(csv_cgroup_count "$TMP/ns" page-faults:b b)
+	c=$(csv_cgroup_count "$TMP/ns" page-faults:b b/c)
 	assert_eq "$NB" $((b - c - k)) "faults in b less those in b/c ($b, $c) less k"
 	[ "$c" -ge "$NC" ] || fail "faults in b/c: $c, fewer than $NC"
 }
@@ -263,7 +251,7 @@ pingpong() {
 	grep ",$D," "$TMP/pp.b" >"$TMP/pp.d"
 	check_pairs "$TMP/pp.c" "pingpong pinned in $C"
 	check_pairs "$TMP/pp.d" "pingpong pinned in $D"
-	[ "$(csv_count "$TMP/pp.b" cs:b "$D")" -ge 2000 ] || fail "fewer than 2000 switches in $D"
+	[ "$(csv_cgroup_count "$TMP/pp.b" cs:b "$D")" -ge 2000 ] || fail "fewer than 2000 switches in $D"
 }
 timed pingpong pingpong
 
@@ -280,7 +268,7 @@ one_index() {
 	norandom "$IN" "$A" "$PT" "$NA" || fail "pagetouch failed"
 	release
 	for i in $(seq "$TREE_SESSIONS"); do
-		assert_eq $((NA + k)) "$(csv_count "$TMP/many.$i" page-faults "$A")" "session $i"
+		assert_eq $((NA + k)) "$(csv_cgroup_count "$TMP/many.$i" page-faults "$A")" "session $i"
 	done
 }
 timed one_index one_index
@@ -327,7 +315,7 @@ reclaim() {
 	norandom "$IN" "$D" "$PT" "$ND" || fail "pagetouch failed"
 	release
 	check_pairs "$TMP/reclaim.next" "reclaim: $D"
-	assert_eq $((ND + k)) "$(csv_count "$TMP/reclaim.next" page-faults:b "$D")" "faults in $D"
+	assert_eq $((ND + k)) "$(csv_cgroup_count "$TMP/reclaim.next" page-faults:b "$D")" "faults in $D"
 }
 if command -v setsid >/dev/null; then
 	timed reclaim reclaim
