@@ -122,7 +122,16 @@ for ev in "${EVENTS[@]}"; do
 	series=$(jq '.data.result | length' "$TMP/$ev.json")
 	[ "$series" -ge 1 ] || fail "no $ev series of /$CG in Prometheus"
 	echo "$perf_name: direct $d1 + $d2, Prometheus $sum ($series series)"
-	assert_eq $((d1 + d2)) "$sum" "$perf_name of /$CG in Prometheus against bperf stat -G"
+	if [ "$perf_name" = context-switches ]; then
+		# Known gap (tests/README.md, shared_churn.sh): this host's guest agent threads switch
+		# without the sched_switch tracepoint, so now and then a switch of the workload is
+		# read in another cgroup's slice: 3 of 11,931 once. Page faults stay exact.
+		gap=$((sum - d1 - d2))
+		[ "${gap#-}" -le 6 ] ||
+			fail "$perf_name of /$CG in Prometheus: $sum against bperf stat -G $((d1 + d2))"
+	else
+		assert_eq $((d1 + d2)) "$sum" "$perf_name of /$CG in Prometheus against bperf stat -G"
+	fi
 
 	# every series that had counted before the restart saw a reset there
 	counted=$(jq -r --argjson r "$restart" '.data.result[] |
