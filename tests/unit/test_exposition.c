@@ -383,6 +383,7 @@ static int connect_server(void)
 
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	if (connect(fd, (struct sockaddr *)&server_addr, sizeof(server_addr))) {
+		printf("connect: %s\n", strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -399,6 +400,7 @@ static char *read_all(int fd)
 	while ((n = recv(fd, buf, sizeof(buf), 0)) > 0)
 		buf_put(&b, buf, n);
 	if (n < 0) {
+		printf("recv: %s (%zu bytes before)\n", strerror(errno), b.len);
 		buf_free(&b);
 		return NULL;
 	}
@@ -415,6 +417,7 @@ static char *http_exchange(const char *request, size_t len)
 	if (fd < 0)
 		return NULL;
 	if (send(fd, request, len, MSG_NOSIGNAL) != (ssize_t)len) {
+		printf("send: %s\n", strerror(errno));
 		close(fd);
 		return NULL;
 	}
