@@ -108,6 +108,29 @@ EOF
 	echo "$1/in_cgroup"
 }
 
+# in_namespace_script DIR MNT CGROUP: writes DIR/in_namespace, a script run as `in_namespace
+# CMD...` that moves itself into CGROUP (below MNT), then runs CMD in new cgroup and mount
+# namespaces with perf's hierarchy mounted again at MNT (so CGROUP is its root), and prints its
+# path.
+in_namespace_script() {
+	local fstype opts
+
+	fstype=$(awk -v m="$2" '$2 == m { print $3; exit }' /proc/mounts)
+	opts=$([ "$fstype" = cgroup ] && echo "-o perf_event")
+	cat >"$1/in_namespace" <<-EOF
+		#!/bin/sh
+		if [ "\$1" != inside ]; then
+			echo \$\$ >"$2/$3/cgroup.procs" || exit 99
+			exec unshare -C -m "\$0" inside "\$@"
+		fi
+		shift
+		umount "$2" && mount -t $fstype $opts cgroup "$2" || exit 99
+		exec "\$@"
+	EOF
+	chmod +x "$1/in_namespace"
+	echo "$1/in_namespace"
+}
+
 # csv_cgroup_count FILE EVENT CGROUP: the count of EVENT in CGROUP in -x, output
 csv_cgroup_count() {
 	awk -F, -v ev="$2" -v cg="$3" '$3 == ev && $4 == cg { print $1 }' "$1"

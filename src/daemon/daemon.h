@@ -20,7 +20,7 @@
 /* From the command line, else perf's config files ([daemon] section), else the defaults. */
 struct daemon_config {
 	char *events;		/* -e / daemon.events */
-	char *cgroup_root;	/* --cgroup-root / daemon.cgroup-root, below perf's cgroup mount */
+	char *cgroup_root;	/* --cgroup-root / daemon.cgroup-root: below perf's cgroup fs */
 	char *listen;		/* --listen / daemon.listen: ADDR:PORT, or NULL for none */
 	char *socket_path;	/* --socket / daemon.socket, or NULL for none */
 	char *allow_group;	/* daemon.allow-system-wide-group: a group name, or NULL */

@@ -122,8 +122,8 @@ bpf_pairs() {
 		assert_eq $((N + k)) "$(csv_cgroup_count "$tmp/bpf.bperf" "$ev" "$A")" "$ev in A"
 		assert_eq $((M + k)) "$(csv_cgroup_count "$tmp/bpf.bperf" "$ev" "$B")" "$ev in B"
 	done
-	assert_eq "$(csv_cgroup_count "$tmp/bpf.bperf" cs "$A")" "$(csv_cgroup_count "$tmp/bpf.bperf" cs:b "$A")" \
-		"context switches in A, direct and shared"
+	assert_eq "$(csv_cgroup_count "$tmp/bpf.bperf" cs "$A")" \
+		"$(csv_cgroup_count "$tmp/bpf.bperf" cs:b "$A")" "context switches in A, direct and shared"
 	! grep "directly" "$tmp/bpf.bperf" >&2 || fail "a cgroup event was not shared"
 }
 check_retry bpf_pairs bpf_pairs
@@ -212,24 +212,10 @@ fi
 # levels are not. Each namespace cgroup's shared count equals the direct count, and the
 # difference between the two cgroups is the workloads' (N - M).
 bpf_namespace() {
-	local fstype opts a b
+	local ns_run a b
 
-	fstype=$(awk -v m="$MNT" '$2 == m { print $3; exit }' /proc/mounts)
-	opts=$([ "$fstype" = cgroup ] && echo "-o perf_event")
-	# in_namespace CMD...: moves itself into $NS, then runs CMD in new cgroup and mount
-	# namespaces
-	cat >"$tmp/in_namespace" <<-EOF
-		#!/bin/sh
-		if [ "\$1" != inside ]; then
-			echo \$\$ >"$MNT/$NS/cgroup.procs" || exit 99
-			exec unshare -C -m "\$0" inside "\$@"
-		fi
-		shift
-		umount "$MNT" && mount -t $fstype $opts cgroup "$MNT" || exit 99
-		exec "\$@"
-	EOF
-	chmod +x "$tmp/in_namespace"
-	norandom "$tmp/in_namespace" "$BPERF" stat --bpf-attr-map "$BPF_MAP" -a -x, -o "$tmp/ns" \
+	ns_run=$(in_namespace_script "$tmp" "$MNT" "$NS")
+	norandom "$ns_run" "$BPERF" stat --bpf-attr-map "$BPF_MAP" -a -x, -o "$tmp/ns" \
 		-e page-faults,page-faults:b --for-each-cgroup a,b \
 		-- sh -c "$IN a $PT $N; $IN b $PT $M" || fail "bperf in a cgroup namespace failed"
 	for cg in a b; do

@@ -182,8 +182,8 @@ tree() {
 	for cg in "$A" "$B" "$C" "$D"; do
 		check_pairs "$TMP/tree.${cg//\//_}" "tree: $cg"
 	done
-	assert_eq $((NA + NB + NC + 3 * k)) "$(csv_cgroup_count "$TMP/tree.${A//\//_}" page-faults:b "$A")" \
-		"shared faults in $A (and below)"
+	assert_eq $((NA + NB + NC + 3 * k)) \
+		"$(csv_cgroup_count "$TMP/tree.${A//\//_}" page-faults:b "$A")" "shared faults in $A (and below)"
 	assert_eq $((NB + NC + 2 * k)) "$(csv_cgroup_count "$TMP/tree.${B//\//_}" page-faults:b "$B")" \
 		"shared faults in $B (and below)"
 	assert_eq $((NC + k)) "$(csv_cgroup_count "$TMP/tree.${C//\//_}" page-faults:b "$C")" \
@@ -196,23 +196,11 @@ timed tree tree
 # The same below a cgroup namespace rooted at $NS, the hierarchy mounted again inside it (as in
 # a container): -G names b and b/c are relative to it, the kernel's levels are deeper.
 namespace() {
-	local fstype opts b c
+	local ns_run b c
 
 	settle
-	fstype=$(awk -v m="$MNT" '$2 == m { print $3; exit }' /proc/mounts)
-	opts=$([ "$fstype" = cgroup ] && echo "-o perf_event")
-	cat >"$TMP/in_namespace" <<-EOF
-		#!/bin/sh
-		if [ "\$1" != inside ]; then
-			echo \$\$ >"$MNT/$NS/cgroup.procs" || exit 99
-			exec unshare -C -m "\$0" inside "\$@"
-		fi
-		shift
-		umount "$MNT" && mount -t $fstype $opts cgroup "$MNT" || exit 99
-		exec "\$@"
-	EOF
-	chmod +x "$TMP/in_namespace"
-	norandom "$TMP/in_namespace" "$BPERF" stat --bpf-attr-map "$SHARED_MAP" -a -x, \
+	ns_run=$(in_namespace_script "$TMP" "$MNT" "$NS")
+	norandom "$ns_run" "$BPERF" stat --bpf-attr-map "$SHARED_MAP" -a -x, \
 		-o "$TMP/ns" -e page-faults,page-faults:b,cs,cs:b --for-each-cgroup b,b/c \
 		-- sh -c "$IN b $PT $NB; $IN b/c $PT $NC" || fail "bperf in a cgroup namespace failed"
 	for cg in b b/c; do
