@@ -298,6 +298,11 @@ reclaim() {
 	assert_eq 0 "$(cg_entries | wc -l)" "cg_index entries after the next session"
 	start_waiting reclaim.next -e page-faults,page-faults:b -G "$D,$D"
 	joined
+	# its entry may land a moment after its workload shows: read again for up to 2 s
+	for _ in $(seq 20); do
+		[ "$(cg_entries)" = "$idx" ] && break
+		sleep 0.1
+	done
 	assert_eq "$idx" "$(cg_entries)" "the index $D got (the freed one)"
 	assert_eq 0 "$(cg_counters "$idx" | sum)" "$D's sums before anything ran there"
 	norandom "$IN" "$D" "$PT" "$ND" || fail "pagetouch failed"
