@@ -131,6 +131,13 @@ in_namespace_script() {
 	echo "$1/in_namespace"
 }
 
+# cgroup_startup_faults IN CGROUP PAGETOUCH: perf's page faults of `pagetouch 0` run through IN
+# (in_cgroup_script) in CGROUP, counted -a -G: what the wrapper and start-up add to any pagetouch
+cgroup_startup_faults() {
+	norandom "$PERF" stat -a -x, -e page-faults -G "$2" -- sh -c "$1 $2 $3 0" 2>&1 >/dev/null |
+		cut -d, -f1
+}
+
 # csv_cgroup_count FILE EVENT CGROUP: the count of EVENT in CGROUP in -x, output
 csv_cgroup_count() {
 	awk -F, -v ev="$2" -v cg="$3" '$3 == ev && $4 == cg { print $1 }' "$1"

@@ -61,11 +61,7 @@ WORK="$IN $A $PT $N; $IN $B $PT $M"
 
 # The start-up faults k of pagetouch behind the wrapper, from perf: pagetouch 0 in cgroup A, the
 # least of three runs (a loaded machine now and then adds a fault, never takes one away).
-startup_faults() {
-	norandom "$PERF" stat -a -x, -e page-faults -G "$A" -- sh -c "$IN $A $PT 0" 2>&1 >/dev/null |
-		cut -d, -f1
-}
-k=$(least_count startup_faults) && [ "$k" -gt 0 ] ||
+k=$(least_count cgroup_startup_faults "$IN" "$A" "$PT") && [ "$k" -gt 0 ] ||
 	fail "perf counted no start-up faults in $A: '$k'"
 
 # -G pairs the Nth cgroup with the Nth event: each cgroup gets exactly its workload's faults.

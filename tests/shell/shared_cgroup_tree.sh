@@ -76,11 +76,7 @@ timed() {
 }
 
 # start-up faults k of pagetouch behind the wrapper, from perf (as cgroups.sh)
-startup_faults() {
-	norandom "$PERF" stat -a -x, -e page-faults -G "$A" -- sh -c "$IN $A $PT 0" 2>&1 >/dev/null |
-		cut -d, -f1
-}
-k=$(least_count startup_faults) && [ "$k" -gt 0 ] ||
+k=$(least_count cgroup_startup_faults "$IN" "$A" "$PT") && [ "$k" -gt 0 ] ||
 	fail "perf counted no start-up faults in $A: '$k'"
 
 # stop_waiting [SIGNAL]: every session started so far ends, its workload released (a case runs

@@ -23,6 +23,7 @@
 #include <bpf/bpf.h>
 
 #include "check.h"
+#include "touch_pages.h"
 #include "src/counters/attr_map.h"
 #include "src/counters/leader.h"
 #include "src/counters/leader_cgroups.h"
@@ -39,19 +40,6 @@ static double now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static void touch_pages(int n)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	char *p = mmap(NULL, n * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		return;
-	madvise(p, n * page, MADV_NOHUGEPAGE);
-	for (int i = 0; i < n; i++)
-		((volatile char *)p)[i * page] = 1;
-	munmap(p, n * page);
 }
 
 static __u64 dir_id(const char *path)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "touch_pages.h"
 #include "events/stat_config.h"
 #include "stat/session.h"
 
@@ -77,19 +78,6 @@ static void move_member_after_lone_event(struct evlist *ev)
 }
 
 /* n page faults at least: fresh anonymous pages, no huge pages */
-static void touch_pages(int n)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	char *p = mmap(NULL, n * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		return;
-	madvise(p, n * page, MADV_NOHUGEPAGE);
-	for (int i = 0; i < n; i++)
-		((volatile char *)p)[i * page] = 1;
-	munmap(p, n * page);
-}
-
 /*
  * The same reordered group through shared counters: the leader is made for page-faults and
  * minor-faults (its group's attrs taken through members[]), so both count the pages touched.
