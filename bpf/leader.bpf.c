@@ -344,6 +344,35 @@ static void find_tid_slots(struct slice *sl, const struct leader_state *st)
 	cached->slots = sl->tid_slots;
 }
 
+/*
+ * A member's count for a thread session of the slice: the delta while the session counts it.
+ * The pending sessions' share of a context-switch member is the one switch they went out at.
+ * More means switches this leader never saw: a kernel may run no tracepoint as some tasks
+ * switch out (the Firecracker host's kernel, for its guest agent's threads), and those
+ * increments are theirs, not the sessions'.
+ */
+static __u64 session_count(const struct slice *sl, __u32 m, bool time_ok, bool count_ok)
+{
+	__u64 count = sl->delta[m & (LEADER_MAX_MEMBERS - 1)].counter;
+
+	if (!(prev_owner_members & (1u << m)))
+		return time_ok ? count : 0;
+	return count_ok && count ? 1 : 0;
+}
+
+/* Adds a member's count, and the slice's times where they count, to a session's or cgroup's sums */
+static void add_slice(struct bpf_perf_event_value *acc, const struct slice *sl, __u32 m,
+		      __u64 count, bool times)
+{
+	const struct bpf_perf_event_value *delta = &sl->delta[m & (LEADER_MAX_MEMBERS - 1)];
+
+	acc->counter += count;
+	if (times) {
+		acc->enabled += delta->enabled;
+		acc->running += delta->running;
+	}
+}
+
 static long credit_session(__u32 slot, void *ctx)
 {
 	struct slice *sl = ((struct credit_ctx *)ctx)->sl;
@@ -367,24 +396,8 @@ static long credit_session(__u32 slot, void *ctx)
 		__u32 key = slot * LEADER_MAX_MEMBERS + m;
 		struct bpf_perf_event_value *acc = bpf_map_lookup_elem(&accum, &key);
 
-		if (!acc)
-			continue;
-		if (!(prev_owner_members & (1u << m))) {
-			if (time_ok)
-				acc->counter += sl->delta[m].counter;
-		} else if (count_ok && sl->delta[m].counter) {
-			/*
-			 * The pending sessions' share is the one switch they went out at. More
-			 * means switches this leader never saw: a kernel may run no tracepoint
-			 * as some tasks switch out (the Firecracker host's kernel, for its guest
-			 * agent's threads), and those increments are theirs, not the sessions'.
-			 */
-			acc->counter += 1;
-		}
-		if (time_ok) {
-			acc->enabled += sl->delta[m].enabled;
-			acc->running += sl->delta[m].running;
-		}
+		if (acc)
+			add_slice(acc, sl, m, session_count(sl, m, time_ok, count_ok), time_ok);
 	}
 	return 0;
 }
@@ -457,11 +470,8 @@ static long credit_level(__u32 i, void *ctx)
 		__u32 key = idx * nr_members + m;
 		struct bpf_perf_event_value *acc = bpf_map_lookup_elem(&cg_accum, &key);
 
-		if (!acc)
-			continue;
-		acc->counter += cg_count(wc->sl, m, wc->at_switch);
-		acc->enabled += wc->sl->delta[m].enabled;
-		acc->running += wc->sl->delta[m].running;
+		if (acc)
+			add_slice(acc, wc->sl, m, cg_count(wc->sl, m, wc->at_switch), true);
 	}
 	return 0;
 }

@@ -30,15 +30,8 @@ daemon_start() {
 		>"$TMP/$name.out" 2>"$TMP/$name.err" &
 	DAEMON_PID=$!
 	BG_PIDS+=("$DAEMON_PID")
-	DAEMON_ADDR=
-	for _ in $(seq 100); do
-		DAEMON_ADDR=$(sed -n 's/^bperf daemon: listening on //p' "$TMP/$name.err")
-		[ -n "$DAEMON_ADDR" ] && return 0
-		kill -0 "$DAEMON_PID" 2>/dev/null || break
-		sleep 0.05
-	done
-	cat "$TMP/$name.err" >&2
-	fail "bperf daemon $* did not start listening"
+	DAEMON_ADDR=$(daemon_addr "$DAEMON_PID" "$TMP/$name.err") ||
+		fail "bperf daemon $* did not start listening"
 }
 
 # daemon_gauge NAME: the value of an unlabelled sample of the daemon's text exposition.

@@ -202,3 +202,19 @@ start_stopped() {
 	BG_PIDS+=("$STOPPED_PID")
 	wait_stopped "$STOPPED_PID"
 }
+
+# daemon_addr PID ERRFILE: waits up to 5 s for `bperf daemon` (PID, its stderr in ERRFILE) to
+# say where it listens; prints ADDR:PORT, or fails with its stderr once it has exited or the
+# time is up.
+daemon_addr() {
+	local pid=$1 err=$2 addr
+
+	for _ in $(seq 100); do
+		addr=$(sed -n 's/^bperf daemon: listening on //p' "$err")
+		[ -n "$addr" ] && { echo "$addr"; return 0; }
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	cat "$err" >&2
+	return 1
+}

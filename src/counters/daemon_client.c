@@ -64,24 +64,8 @@ static void __attribute__((noreturn)) lost(struct daemon_conn *d)
 static int request(struct daemon_conn *d, const struct bperf_req *req, const int *fds, int nr_fds,
 		   bool fatal)
 {
-	char cbuf[CMSG_SPACE(BPERF_PROTO_MAX_IDS * sizeof(int))] = { 0 };
-	struct iovec iov = { .iov_base = (void *)req, .iov_len = sizeof(*req) };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-	struct cmsghdr *cm;
-	ssize_t n;
+	ssize_t n = proto_send(d->fd, req, sizeof(*req), fds, nr_fds);
 
-	if (nr_fds) {
-		msg.msg_control = cbuf;
-		msg.msg_controllen = CMSG_SPACE(nr_fds * sizeof(int));
-		cm = CMSG_FIRSTHDR(&msg);
-		cm->cmsg_level = SOL_SOCKET;
-		cm->cmsg_type = SCM_RIGHTS;
-		cm->cmsg_len = CMSG_LEN(nr_fds * sizeof(int));
-		memcpy(CMSG_DATA(cm), fds, nr_fds * sizeof(int));
-	}
-	do {
-		n = sendmsg(d->fd, &msg, MSG_NOSIGNAL);
-	} while (n < 0 && errno == EINTR);
 	/* a daemon that refused the connection at once left its reason before hanging up */
 	if (n == (ssize_t)sizeof(*req) || (n < 0 && errno == EPIPE)) {
 		do {

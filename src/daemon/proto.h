@@ -8,6 +8,9 @@
 #ifndef BPERF_DAEMON_PROTO_H
 #define BPERF_DAEMON_PROTO_H
 
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
 #include <linux/bpf.h>
 #include <linux/perf_event.h>
 #include <linux/types.h>
@@ -55,5 +58,36 @@ struct bperf_reply {
 	__u32 nr_values;	/* READ: values[] entries: one per CPU asked, or 1 for threads */
 	struct bpf_perf_event_value values[];	/* READ */
 };
+
+/*
+ * proto_send: one message of len bytes on sock, with nr_fds (at most BPERF_PROTO_MAX_IDS) fds
+ * passed as SCM_RIGHTS; sendmsg()'s result. Inline: the test helpers that speak the protocol
+ * link no bperf objects.
+ */
+static inline ssize_t proto_send(int sock, const void *buf, size_t len, const int *fds,
+				 int nr_fds)
+{
+	char cbuf[CMSG_SPACE(BPERF_PROTO_MAX_IDS * sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *cm;
+	ssize_t n;
+
+	if (nr_fds > BPERF_PROTO_MAX_IDS)
+		return -1;
+	if (nr_fds > 0) {
+		msg.msg_control = cbuf;
+		msg.msg_controllen = CMSG_SPACE(nr_fds * sizeof(int));
+		cm = CMSG_FIRSTHDR(&msg);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(nr_fds * sizeof(int));
+		memcpy(CMSG_DATA(cm), fds, nr_fds * sizeof(int));
+	}
+	do {
+		n = sendmsg(sock, &msg, MSG_NOSIGNAL);
+	} while (n < 0 && errno == EINTR);
+	return n;
+}
 
 #endif

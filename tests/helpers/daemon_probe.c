@@ -43,25 +43,12 @@ static int connect_to(const char *path)
 /* Sends len bytes of buf (with one fd if fd >= 0), prints the reply's err or "closed". */
 static int exchange(int sock, const void *buf, size_t len, int fd)
 {
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
 	static char reply[65536];
 	struct bperf_reply *r = (struct bperf_reply *)reply;
-	struct cmsghdr *cm;
 	ssize_t n;
 
-	if (fd >= 0) {
-		msg.msg_control = cbuf;
-		msg.msg_controllen = sizeof(cbuf);
-		cm = CMSG_FIRSTHDR(&msg);
-		cm->cmsg_level = SOL_SOCKET;
-		cm->cmsg_type = SCM_RIGHTS;
-		cm->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	}
 	/* a daemon that refused the connection at once left its reason before hanging up */
-	if (sendmsg(sock, &msg, MSG_NOSIGNAL) < 0 && errno != EPIPE) {
+	if (proto_send(sock, buf, len, &fd, fd >= 0) < 0 && errno != EPIPE) {
 		printf("closed\n");
 		return -EPIPE;
 	}

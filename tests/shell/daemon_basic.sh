@@ -47,15 +47,8 @@ start_daemon() {
 		--cgroup-root "$ROOT" -e "$EVENTS" "$@" 2>"$TMP/daemon.err" &
 	DPID=$!
 	BG_PIDS+=("$DPID")
-	for _ in $(seq 100); do
-		PORT=$(sed -n 's/^bperf daemon: listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' \
-			"$TMP/daemon.err")
-		[ -n "$PORT" ] && return 0
-		kill -0 "$DPID" 2>/dev/null || break
-		sleep 0.1
-	done
-	cat "$TMP/daemon.err" >&2
-	fail "the daemon did not start"
+	PORT=$(daemon_addr "$DPID" "$TMP/daemon.err") || fail "the daemon did not start"
+	PORT=${PORT##*:}
 }
 
 # stop_daemon SIGNAL: sends it and waits; sets DSTATUS.
@@ -252,14 +245,8 @@ config_daemon() {
 	PERF_CONFIG=$1 "$BPERF" daemon --bpf-attr-map "$SHARED_MAP" 2>"$TMP/conf.err" &
 	cpid=$!
 	BG_PIDS+=("$cpid")
-	for _ in $(seq 100); do
-		cport=$(sed -n 's/^bperf daemon: listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' \
-			"$TMP/conf.err")
-		[ -n "$cport" ] && break
-		kill -0 "$cpid" 2>/dev/null || break
-		sleep 0.1
-	done
-	[ -n "$cport" ] || { cat "$TMP/conf.err" >&2; fail "no daemon with config $1"; }
+	cport=$(daemon_addr "$cpid" "$TMP/conf.err") || fail "no daemon with config $1"
+	cport=${cport##*:}
 	PORT=$cport scrape >"$TMP/conf.metrics" || fail "scrape failed"
 	kill -TERM "$cpid"
 	wait "$cpid" || fail "the daemon of config $1 exited with $?"

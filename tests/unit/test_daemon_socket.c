@@ -90,21 +90,7 @@ static char reply_buf[65536];
 /* One message (len bytes, a pidfd if >= 0); the reply's err, or 1000 when the daemon hung up. */
 static int exchange(int sock, const void *buf, size_t len, int fd)
 {
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-	struct cmsghdr *cm;
-
-	if (fd >= 0) {
-		msg.msg_control = cbuf;
-		msg.msg_controllen = sizeof(cbuf);
-		cm = CMSG_FIRSTHDR(&msg);
-		cm->cmsg_level = SOL_SOCKET;
-		cm->cmsg_type = SCM_RIGHTS;
-		cm->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	}
-	if (sendmsg(sock, &msg, MSG_NOSIGNAL) < 0)
+	if (proto_send(sock, buf, len, &fd, fd >= 0) < 0)
 		return 1000;
 	if (recv(sock, reply_buf, sizeof(reply_buf), 0) < (ssize_t)sizeof(struct bperf_reply))
 		return 1000;
