@@ -3,7 +3,8 @@
 #
 # Runs bperf's tests: every unit test binary (.output/tests/test_*, built by `make tests`) and
 # every tests/shell/*.sh, each under a timeout, and prints one line per test:
-#	PASS name | FAIL name (+ the last lines of its output) | SKIP name (reason)
+#	PASS name (S s) | FAIL name (+ the last lines of its output) | SKIP name (reason)
+# (S: the seconds it took, to see where make check's time goes)
 # then "N passed, N failed, N skipped"; exits 1 if anything failed.
 #
 #	tests/run.sh [PATTERN...]	only tests whose name (unit/test_x, shell/x) contains a PATTERN
@@ -30,6 +31,7 @@ sync
 passed=0
 failed=0
 skipped=0
+test_start=$SECONDS
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
@@ -38,7 +40,7 @@ report() {
 	local name=$1 status=$2 skip_status=$3 reason
 
 	if [ "$status" -eq 0 ]; then
-		echo "PASS $name"
+		echo "PASS $name ($((SECONDS - test_start)) s)"
 		passed=$((passed + 1))
 	elif [ "$status" -eq "$skip_status" ]; then
 		reason=$(grep -v '^[[:space:]]*$' "$log" | tail -n 1)
@@ -76,6 +78,7 @@ for src in tests/unit/test_*.c; do
 		report "$name" 1 77
 		continue
 	fi
+	test_start=$SECONDS
 	timeout "$timeout_s" "$bin" >"$log" 2>&1
 	report "$name" $? 77
 done
@@ -84,6 +87,7 @@ for script in tests/shell/*.sh; do
 	[ -e "$script" ] || continue
 	name=shell/$(basename "$script" .sh)
 	selected "$name" || continue
+	test_start=$SECONDS
 	timeout "$timeout_s" bash "$script" >"$log" 2>&1 </dev/null
 	report "$name" $? 77
 done
