@@ -21,6 +21,11 @@ const volatile __u32 nr_cpus = 1;
 const volatile __u32 prev_owner_members;
 /* The attr map key this leader counts: a session never adopts a leader of another event. */
 const volatile __u8 attr_key[LEADER_KEY_SIZE];
+/*
+ * The attr of each member: a session of one event that finds the leader under the event's
+ * member key (a group the daemon made) shares it only if member m is that very event.
+ */
+const volatile __u8 member_attrs[LEADER_MAX_MEMBERS][LEADER_KEY_SIZE];
 
 /*
  * Set by the first test run without a context: upstream perf's, whose followers add

@@ -48,8 +48,10 @@
  *   task_slots     PERCPU_ARRAY[LEADER_TASK_SLOTS_ENTRIES] of struct task_slots, key tid's low
  *                  bits: per CPU, the thread slots that count a recent thread, with the tid and
  *                  the filter_gen values they were found at (stale once either moved)
- *   leader_b.rodata  the constants set before load: nr_members, nr_cpus, prev_owner_members and
- *                  attr_key, which a session compares with its own key before adopting a leader
+ *   leader_b.rodata  the constants set before load: nr_members, nr_cpus, prev_owner_members,
+ *                  attr_key, which a session compares with its own key before adopting a leader,
+ *                  and member_attrs, each member's attr (for sessions that find the leader
+ *                  under a member key)
  *   leader_b.bss   foreign_syncs (upstream perf's followers may be attached)
  * pending_owner, slice_buf, task_slots and .bss are the programs' own: bperf never touches them
  * (test_leader_load reads foreign_syncs); struct pending, slice and task_slots are in
@@ -101,9 +103,19 @@
 
 /*
  * Bumped whenever the maps' layout or a slot's meaning changes: a leader of another version is
- * not shared (6: filter_gen, which every change to the filters must bump; 7: per-cgroup sums).
+ * not shared (6: filter_gen, which every change to the filters must bump; 7: per-cgroup sums;
+ * 8: member_attrs in .rodata).
  */
-#define LEADER_ABI_VERSION 7
+#define LEADER_ABI_VERSION 8
+
+/*
+ * Marks in perf_event_attr's __reserved_2 (which the kernel requires to be zero, so upstream
+ * perf never files or looks up such a key): a group's key (its first member's attr, a hash of
+ * all members in sig_data), and a member's key (a member's attr, naming the group's leader, so
+ * that a session of that one event shares the group's leader and reads its member).
+ */
+#define GROUP_KEY_MARK 0xb9e6
+#define MEMBER_KEY_MARK 0xb9e7
 
 enum leader_slot_state {
 	SLOT_FREE = 0,

@@ -257,3 +257,28 @@ int attr_map_sweep(const struct attr_map *map)
 	}
 	return nr_deleted;
 }
+
+int attr_map_delete_if(const struct attr_map *map,
+		       bool (*fn)(const struct perf_event_attr *attr,
+				  const struct attr_map_entry *entry, void *ctx),
+		       void *ctx)
+{
+	unsigned char key[MAX_KEY_SIZE], next[MAX_KEY_SIZE];
+	struct attr_map_entry entry;
+	struct perf_event_attr attr;
+	int nr_deleted = 0;
+	void *prev = NULL;
+
+	while (!bpf_map_get_next_key(map->fd, prev, next)) {
+		memcpy(key, next, map->key_size);
+		memcpy(&attr, key, sizeof(attr));	/* the key is at least an attr */
+		if (!bpf_map_lookup_elem(map->fd, key, &entry) && fn(&attr, &entry, ctx) &&
+		    !bpf_map_delete_elem(map->fd, key)) {
+			nr_deleted++;
+			prev = NULL;	/* as in attr_map_sweep() */
+			continue;
+		}
+		prev = key;
+	}
+	return nr_deleted;
+}

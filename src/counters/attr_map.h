@@ -9,6 +9,7 @@
 
 #include <linux/perf_event.h>
 #include <linux/types.h>
+#include <stdbool.h>
 
 #define DEFAULT_ATTR_MAP_PATH "/sys/fs/bpf/perf_attr_map"
 #define ATTR_MAP_ENTRIES 1024
@@ -42,5 +43,10 @@ int attr_map_delete(const struct attr_map *map, const struct perf_event_attr *at
 
 /* Deletes every entry whose leader link no longer exists; returns how many. */
 int attr_map_sweep(const struct attr_map *map);
+/* Deletes every entry fn says true of (given the key's attr and the entry); returns how many. */
+int attr_map_delete_if(const struct attr_map *map,
+		       bool (*fn)(const struct perf_event_attr *attr,
+				  const struct attr_map_entry *entry, void *ctx),
+		       void *ctx);
 
 #endif

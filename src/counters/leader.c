@@ -163,7 +163,10 @@ enum key_kind {
 
 struct key_match {
 	const struct perf_event_attr *key;
+	bool member;		/* key is a member's attr, not the leader's key */
 	enum key_kind kind;
+	__u32 member_idx;	/* member: which one it is */
+	__u32 nr_members;	/* member: the leader's */
 };
 
 static bool match_rodata_key(int fd, const struct bpf_map_info *info, void *ctx)
@@ -171,23 +174,36 @@ static bool match_rodata_key(int fd, const struct bpf_map_info *info, void *ctx)
 	struct key_match *km = ctx;
 	struct leader_bpf__rodata ro;
 	size_t n = strlen(info->name);
-	__u32 zero = 0;
+	__u32 zero = 0, m;
 
-	if (n > 7 && !strcmp(info->name + n - 7, ".rodata") && info->value_size == sizeof(ro) &&
-	    !bpf_map_lookup_elem(fd, &zero, &ro) && km->kind != KEY_SAME)
+	if (n <= 7 || strcmp(info->name + n - 7, ".rodata") || info->value_size != sizeof(ro) ||
+	    bpf_map_lookup_elem(fd, &zero, &ro) || km->kind == KEY_SAME)
+		return false;
+	if (!km->member) {
 		km->kind = memcmp(ro.attr_key, km->key, sizeof(*km->key)) ? KEY_OTHER : KEY_SAME;
+		return false;
+	}
+	km->kind = KEY_OTHER;
+	for (m = 0; m < ro.nr_members && m < LEADER_MAX_MEMBERS; m++) {
+		if (!memcmp(ro.member_attrs[m], km->key, sizeof(*km->key))) {
+			km->kind = KEY_SAME;
+			km->member_idx = m;
+			km->nr_members = ro.nr_members;
+			break;
+		}
+	}
 	return false;
 }
 
 /*
- * Which key the leader program counts: its frozen .rodata holds the key it was made for, so an
- * entry naming another event's leader (a reused or forged id) is never adopted.
+ * Which key the leader program counts (or, km->member, which member is km->key's event): its
+ * frozen .rodata holds the key it was made for and its members' attrs, so an entry naming
+ * another event's leader (a reused or forged id) is never adopted.
  */
-static enum key_kind leader_key_kind(int prog_fd, const struct perf_event_attr *key)
+static enum key_kind leader_key_kind(int prog_fd, struct key_match *km)
 {
-	struct key_match km = { .key = key, .kind = KEY_NONE };
-
-	return for_each_prog_map(prog_fd, match_rodata_key, &km) ? KEY_NONE : km.kind;
+	km->kind = KEY_NONE;
+	return for_each_prog_map(prog_fd, match_rodata_key, km) ? KEY_NONE : km->kind;
 }
 
 static bool find_diff_map(int fd, const struct bpf_map_info *info, void *ctx)
@@ -237,7 +253,7 @@ static bool is_leader_link(int link_fd, __u32 *prog_id)
  * helper links gone. Anything else (gone, another event's, no leader at all) is free.
  */
 static enum entry_kind adopt_leader(struct leader_handle *h, const struct attr_map_entry *entry,
-				    const struct perf_event_attr *key, int nr)
+				    struct key_match *km, int nr)
 {
 	enum entry_kind kind = ENTRY_FREE;
 	struct leader_state st;
@@ -260,7 +276,7 @@ static enum entry_kind adopt_leader(struct leader_handle *h, const struct attr_m
 	for_each_prog_map(h->prog_fd, find_diff_map, &diff_map_id);
 	if (diff_map_id != entry->diff_map_id)
 		goto fail;
-	switch (leader_key_kind(h->prog_fd, key)) {
+	switch (leader_key_kind(h->prog_fd, km)) {
 	case KEY_OTHER:
 		goto fail;
 	case KEY_NONE:
@@ -269,6 +285,8 @@ static enum entry_kind adopt_leader(struct leader_handle *h, const struct attr_m
 	case KEY_SAME:
 		break;
 	}
+	if (km->member)
+		nr = km->nr_members;
 	kind = ENTRY_TAKEN;
 	if (adopt_maps(h, h->prog_fd) || leader_read_state(h, &st) ||
 	    st.abi_version != LEADER_ABI_VERSION || st.nr_members != (__u32)nr ||
@@ -286,6 +304,7 @@ static enum entry_kind adopt_leader(struct leader_handle *h, const struct attr_m
 			goto fail;
 	}
 	h->nr_members = nr;
+	h->member = km->member ? km->member_idx : 0;
 	h->nr_cpus = st.nr_cpus;
 	h->link_id = entry->link_id;
 	return ENTRY_OURS;
@@ -301,9 +320,33 @@ static enum entry_kind examine_entry(const struct attr_map *map,
 				     const struct perf_event_attr *key, int nr,
 				     struct leader_handle *h, struct attr_map_entry *entry)
 {
+	struct key_match km = { .key = key };
+
 	if (attr_map_lookup(map, map_key, entry))
 		return ENTRY_FREE;
-	return adopt_leader(h, entry, key, nr);
+	return adopt_leader(h, entry, &km, nr);
+}
+
+void leader_member_key(const struct perf_event_attr *attr, struct perf_event_attr *key)
+{
+	*key = *attr;
+	key->__reserved_2 = MEMBER_KEY_MARK;
+}
+
+/*
+ * The group leader filed under attr's member key, if it is a live bperf leader one of whose
+ * members is attr itself: then h takes it, with h->member that member.
+ */
+static bool adopt_member(const struct attr_map *map, const struct perf_event_attr *attr,
+			 struct leader_handle *h, struct attr_map_entry *entry)
+{
+	struct key_match km = { .key = attr, .member = true };
+	struct perf_event_attr key;
+
+	leader_member_key(attr, &key);
+	if (attr_map_lookup(map, &key, entry))
+		return false;
+	return adopt_leader(h, entry, &km, 0) == ENTRY_OURS;
 }
 
 static int sys_perf_event_open(struct perf_event_attr *attr, int cpu, int group_fd)
@@ -509,6 +552,8 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	skel->rodata->prev_owner_members = context_switch_members(attrs, nr);
 	_Static_assert(sizeof(*key) <= LEADER_KEY_SIZE, "attr map key too big for the leader");
 	memcpy((void *)skel->rodata->attr_key, key, sizeof(*key));
+	for (i = 0; i < nr; i++)
+		memcpy((void *)skel->rodata->member_attrs[i], &attrs[i], sizeof(attrs[i]));
 	/*
 	 * Where perf stops counting an exiting task: the tracepoint there, else a kprobe; kernels
 	 * with neither (no kprobe PMU) end a task's count at its first switch past that point.
@@ -682,6 +727,12 @@ int leader_get(const struct attr_map *map, const struct perf_event_attr *key,
 		pr_debug(verbose, 1, "bperf: sharing leader link %u", own_entry.link_id);
 		return 0;
 	}
+	/* one event: the daemon's group may count it as one of its members */
+	if (nr == 1 && !key->__reserved_2 && adopt_member(map, &attrs[0], h, &own_entry)) {
+		pr_debug(verbose, 1, "bperf: sharing leader link %u (member %u of its group)",
+			 own_entry.link_id, h->member);
+		return 0;
+	}
 	if (kind == ENTRY_TAKEN) {
 		pr_debug(verbose, 1, "bperf: leader link %u is in use but not bperf's to share: "
 			 "its entry stays", entry.link_id);
@@ -690,12 +741,46 @@ int leader_get(const struct attr_map *map, const struct perf_event_attr *key,
 	return new_leader(map, key, file_key, attrs, nr, verbose, h);
 }
 
+/* An entry of bperf's alone (a group's or a member's key) that names the leader ctx. */
+static bool names_group_of(const struct perf_event_attr *attr, const struct attr_map_entry *entry,
+			   void *ctx)
+{
+	const struct leader_handle *h = ctx;
+
+	return entry->link_id == h->link_id &&
+	       (attr->__reserved_2 == GROUP_KEY_MARK || attr->__reserved_2 == MEMBER_KEY_MARK);
+}
+
+void leader_file_members(const struct attr_map *map, const struct perf_event_attr *attrs, int nr,
+			 const struct leader_handle *h)
+{
+	struct attr_map_entry entry = { .link_id = h->link_id }, old;
+	struct perf_event_attr key;
+	int m, fd;
+
+	for_each_prog_map(h->prog_fd, find_diff_map, &entry.diff_map_id);
+	for (m = 0; m < nr; m++) {
+		leader_member_key(&attrs[m], &key);
+		if (!attr_map_lookup(map, &key, &old) && old.link_id != h->link_id) {
+			fd = bpf_link_get_fd_by_id(old.link_id);
+			if (fd >= 0) {
+				close(fd);
+				continue;	/* another live group's (another daemon's) */
+			}
+		}
+		attr_map_update(map, &key, &entry);
+	}
+}
+
 void leader_drop_entries(const struct attr_map *map, const struct perf_event_attr *key,
 			 const struct leader_handle *h)
 {
 	struct attr_map_entry entry;
 	struct perf_event_attr own;
 
+	/* upstream perf never looks these up: no follower can have found the leader by them */
+	if (h->nr_members > 1)
+		attr_map_delete_if(map, names_group_of, (void *)h);
 	own_key(key, &own);
 	if (!attr_map_lookup(map, &own, &entry) && entry.link_id == h->link_id)
 		attr_map_delete(map, &own);

@@ -34,6 +34,11 @@ struct leader_handle {
 	int cg_users_fd;
 	__u32 link_id;			/* on_switch's link: the attr map entry names it */
 	__u32 nr_members;
+	/*
+	 * The member this session counts, when it shares a group's leader for one event (found
+	 * under the event's member key): its slot reads that member only. 0 otherwise.
+	 */
+	__u32 member;
 	__u32 nr_cpus;			/* possible CPUs: the per-CPU maps' width */
 	bool created;			/* this session made it (for -v) */
 };
@@ -55,8 +60,9 @@ struct leader_session_spec {
  * The leader counting attrs[0..nr) (one event, or a group led by attrs[0]) keyed by key in the
  * attr map: the live bperf leader found there, or a new one that replaces a dead or bogus
  * entry. An entry naming a live leader bperf cannot share (upstream perf's) is left alone: then
- * bperf's sessions share a leader filed under a key of bperf's own. Returns 0 or -errno after
- * printing why.
+ * bperf's sessions share a leader filed under a key of bperf's own. One event (nr 1) without a
+ * leader of its own shares a group's leader filed under its member key (the daemon's), with
+ * h->member the event's member there. Returns 0 or -errno after printing why.
  */
 int leader_get(const struct attr_map *map, const struct perf_event_attr *key,
 	       const struct perf_event_attr *attrs, int nr, int verbose,
@@ -75,6 +81,14 @@ int leader_probe_group(const struct perf_event_attr *attrs, int nr, int *member_
  */
 void leader_drop_entries(const struct attr_map *map, const struct perf_event_attr *key,
 			 const struct leader_handle *h);
+/*
+ * Files attrs[m]'s member key for each member of h, the leader of the group attrs[0..nr), so that
+ * sessions of one of these events share it; a member key naming another live leader stays.
+ */
+void leader_file_members(const struct attr_map *map, const struct perf_event_attr *attrs, int nr,
+			 const struct leader_handle *h);
+/* attr's member key: attr marked with MEMBER_KEY_MARK. */
+void leader_member_key(const struct perf_event_attr *attr, struct perf_event_attr *key);
 /*
  * Whether programs are attached to the leader's on_switch (upstream perf's followers), or bperf
  * cannot tell.

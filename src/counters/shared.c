@@ -70,26 +70,6 @@ static int build_spec(const struct counter *c, const struct open_ctx *ctx,
 	return 0;
 }
 
-/*
- * A group's attr map key: its leader's attr marked in a field the kernel requires to be zero,
- * with a hash of every member in sig_data. No perf_event_open attr can equal it, so upstream
- * perf never mistakes it for one of its single-event entries.
- */
-#define GROUP_KEY_MARK 0xb9e6
-
-static void group_key(const struct perf_event_attr *attrs, int nr, struct perf_event_attr *key)
-{
-	const unsigned char *bytes = (const unsigned char *)attrs;
-	__u64 hash = 0xcbf29ce484222325ull;	/* FNV-1a */
-	size_t i;
-
-	for (i = 0; i < nr * sizeof(*attrs); i++)
-		hash = (hash ^ bytes[i]) * 0x100000001b3ull;
-	*key = attrs[0];
-	key->__reserved_2 = GROUP_KEY_MARK;
-	key->sig_data = hash;
-}
-
 static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 {
 	struct perf_event_attr attrs[LEADER_MAX_MEMBERS], key;
@@ -127,7 +107,7 @@ static int shared_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	}
 	key = attrs[0];
 	if (nr > 1)
-		group_key(attrs, nr, &key);
+		shared_group_key(attrs, nr, &key);
 	p->map_path = ctx->bpf_attr_map ? ctx->bpf_attr_map : DEFAULT_ATTR_MAP_PATH;
 	build_spec(c, ctx, &spec);
 	spec.enabled = false;
@@ -157,6 +137,7 @@ void shared_slot_init(struct shared_slot *s, struct leader_handle *h, __u32 slot
 	s->cgroup_id = spec->filter == FILTER_CGROUP ? spec->cgroup_id : 0;
 	s->cg_idx = cg_idx;
 	s->nr_members = nr_members;
+	s->member = h->member;
 	s->buf = xzalloc(h->nr_cpus * sizeof(*s->buf));
 	if (s->filter != FILTER_TID) {
 		s->base = xzalloc(nr_members * h->nr_cpus * sizeof(*s->base));
@@ -184,8 +165,8 @@ static void add_value(struct bpf_perf_event_value *sum, const struct bpf_perf_ev
 static int read_sums(const struct shared_slot *s, __u32 member, struct bpf_perf_event_value *out)
 {
 	if (s->filter == FILTER_CGROUP)
-		return leader_cg_read(s->leader, s->cg_idx, member, out);
-	return leader_read_raw(s->leader, member, out);
+		return leader_cg_read(s->leader, s->cg_idx, s->member + member, out);
+	return leader_read_raw(s->leader, s->member + member, out);
 }
 
 /* -a, -C, -G: the leader's sums start (enable) or close (disable) a counted period. */
@@ -249,7 +230,7 @@ int shared_slot_read(struct shared_slot *s, __u32 member, struct bpf_perf_event_
 {
 	if (s->filter != FILTER_TID)
 		return read_cpu_counts(s, member, out);
-	return leader_read(s->leader, s->slot, member, out);
+	return leader_read(s->leader, s->slot, s->member + member, out);
 }
 
 static int shared_set_enabled(struct counter *c, bool enabled)

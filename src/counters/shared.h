@@ -19,7 +19,8 @@ struct shared_slot {
 	enum leader_filter_type filter;	/* but for FILTER_TID (-a, -C, -G), counts stay per CPU */
 	__u64 cgroup_id;		/* -G: the cgroup registered with the leader */
 	__u32 cg_idx;			/* and its index in the leader's per-cgroup sums */
-	__u32 nr_members;
+	__u32 nr_members;		/* the session's: 1 for a member of a group's leader */
+	__u32 member;			/* the leader's member the session's first one is */
 	bool enabled;
 	/*
 	 * -a, -C, -G: the leader's sums (raw readings, or the cgroup's) at the last enable, and
@@ -29,7 +30,10 @@ struct shared_slot {
 	struct bpf_perf_event_value *buf;		/* [possible CPUs] */
 };
 
-/* After a join or claim (shared_join.h): slot of h for spec, counting nr_members. */
+/*
+ * After a join or claim (shared_join.h): slot of h for spec, counting nr_members from h->member
+ * on (the one member a session of one event reads in a group's leader).
+ */
 void shared_slot_init(struct shared_slot *s, struct leader_handle *h, __u32 slot, __u32 cg_idx,
 		      const struct leader_session_spec *spec, int nr_members);
 /* Starts or ends a counted period (after a leader_sync(): slices before now are the old state). */

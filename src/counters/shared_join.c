@@ -97,3 +97,28 @@ void shared_leave(const char *map_path, const struct perf_event_attr *key,
 	shared_release(map_path, key, h, slot, cgroup_id);
 	leader_put(h);
 }
+
+void shared_group_key(const struct perf_event_attr *attrs, int nr, struct perf_event_attr *key)
+{
+	const unsigned char *bytes = (const unsigned char *)attrs;
+	__u64 hash = 0xcbf29ce484222325ull;	/* FNV-1a */
+	size_t i;
+
+	for (i = 0; i < nr * sizeof(*attrs); i++)
+		hash = (hash ^ bytes[i]) * 0x100000001b3ull;
+	*key = attrs[0];
+	key->__reserved_2 = GROUP_KEY_MARK;
+	key->sig_data = hash;
+}
+
+int shared_file_members(const char *map_path, const struct perf_event_attr *attrs, int nr,
+			const struct leader_handle *h)
+{
+	struct attr_map map;
+
+	if (attr_map_open_locked(&map, map_path))
+		return -ECANCELED;	/* reported */
+	leader_file_members(&map, attrs, nr, h);
+	attr_map_close(&map);
+	return 0;
+}

@@ -49,4 +49,18 @@ bool shared_release(const char *map_path, const struct perf_event_attr *key,
 void shared_leave(const char *map_path, const struct perf_event_attr *key,
 		  struct leader_handle *h, __u32 slot, __u64 cgroup_id);
 
+/*
+ * A group's attr map key: its first member's attr marked with GROUP_KEY_MARK in a field the
+ * kernel requires to be zero, with a hash of every member in sig_data. No perf_event_open attr
+ * can equal it, so upstream perf never mistakes it for one of its single-event entries.
+ */
+void shared_group_key(const struct perf_event_attr *attrs, int nr, struct perf_event_attr *key);
+
+/*
+ * Files the member keys of h, the leader of the group attrs[0..nr) (leader_file_members()), with
+ * the attr map locked: the daemon's, so that sessions of one of its events share its leader.
+ */
+int shared_file_members(const char *map_path, const struct perf_event_attr *attrs, int nr,
+			const struct leader_handle *h);
+
 #endif

@@ -14,13 +14,23 @@
 #include "exposition.h"
 #include "registry.h"
 
+/*
+ * A leader the daemon holds a slot in: one for all its events (a group) where they open as a
+ * perf group, else one per event.
+ */
+struct reg_leader {
+	struct perf_event_attr key;	/* its attr map key: the event's, or the group's */
+	struct leader_handle h;
+	__u32 slot;
+	bool joined;
+};
+
 struct reg_event {
 	char *name;
 	struct perf_event_attr attr;	/* as parsed: the attr map key bperf stat uses too */
 	bool seconds, scaled;
-	struct leader_handle h;
-	__u32 slot;
-	bool joined;
+	int leader;			/* its leader in registry.leaders */
+	__u32 member;			/* and its member there */
 	struct bpf_perf_event_value *base;	/* [possible CPUs]: raw readings at the start */
 };
 
@@ -30,7 +40,7 @@ struct reg_cgroup {
 	double created;
 	bool counted;		/* registered in every leader */
 	bool tried;		/* registration was tried (else: the attr map could not be locked) */
-	__u32 *idx;		/* [event]: its index in each leader */
+	__u32 *idx;		/* [leader]: its index in each leader */
 	struct bpf_perf_event_value *base;	/* [event][possible CPU]: sums at registration */
 };
 
@@ -41,6 +51,8 @@ struct registry {
 	__u32 nr_possible;	/* the leaders' per-CPU width */
 	int nr_events;
 	struct reg_event *events;
+	int nr_leaders;
+	struct reg_leader *leaders;
 	int nr_cgroups;
 	struct reg_cgroup *cgroups;	/* sorted by path */
 	int nr_counted;
@@ -50,6 +62,8 @@ struct registry {
 	struct bpf_perf_event_value *buf;	/* [possible CPUs] */
 	struct bpf_perf_event_value *batch;	/* a leader's sums of a range of indices */
 	size_t batch_cap;
+	int batch_leader;	/* whose sums batch holds in this snapshot (-1: none) */
+	bool batch_ok;
 	/* the last snapshot's storage, reused */
 	struct snap_event *snap_events;
 	struct snap_cgroup *snap_cgroups;
@@ -161,7 +175,23 @@ static int add_events(struct registry *r, const char *list, bool default_list)
 	return err ? err : check_families(r);
 }
 
-static int join_events(struct registry *r)
+/*
+ * Whether the events can share one leader: a group of them opens on the PMU (software events
+ * always do; hardware events as long as they fit the counters together).
+ */
+static bool events_as_group(const struct registry *r, struct perf_event_attr *attrs)
+{
+	int member_err[LEADER_MAX_MEMBERS], i;
+
+	if (r->nr_events < 2 || r->nr_events > LEADER_MAX_MEMBERS)
+		return false;
+	for (i = 0; i < r->nr_events; i++)
+		attrs[i] = r->events[i].attr;
+	return !leader_probe_group(attrs, r->nr_events, member_err);
+}
+
+static int join_leader(struct registry *r, struct reg_leader *l,
+		       const struct perf_event_attr *attrs, int nr, const char *name)
 {
 	struct leader_session_spec spec = {
 		.filter = FILTER_CPU,
@@ -169,25 +199,60 @@ static int join_events(struct registry *r)
 		.nr_cpus = r->cpus.nr,
 		.enabled = true,
 	};
+	int err;
+
+	err = shared_join(r->map_path, &l->key, attrs, nr, &spec, name, r->verbose, &l->h,
+			  &l->slot, NULL);
+	if (err) {
+		if (err != -ECANCELED)
+			pr_err("bperf daemon: cannot count %s: %s", name, strerror(-err));
+		return err;
+	}
+	l->joined = true;
+	r->nr_possible = l->h.nr_cpus;
+	/* sessions of one of the events find the group's leader under their member keys */
+	return nr > 1 ? shared_file_members(r->map_path, attrs, nr, &l->h) : 0;
+}
+
+/*
+ * One leader for every event where they open as a group: one program at each context switch
+ * for them all, where a leader per event costs one program per event.
+ */
+static int join_events(struct registry *r)
+{
+	struct perf_event_attr attrs[LEADER_MAX_MEMBERS];
 	int i, err;
 
+	if (events_as_group(r, attrs)) {
+		r->nr_leaders = 1;
+		r->leaders = xzalloc(sizeof(*r->leaders));
+		shared_group_key(attrs, r->nr_events, &r->leaders[0].key);
+		for (i = 0; i < r->nr_events; i++)
+			r->events[i].member = i;
+		err = join_leader(r, &r->leaders[0], attrs, r->nr_events, r->events[0].name);
+		if (err)
+			return err;
+		pr_debug(r->verbose, 1, "bperf daemon: one leader for its %d events", r->nr_events);
+	} else {
+		r->nr_leaders = r->nr_events;
+		r->leaders = xzalloc(r->nr_events * sizeof(*r->leaders));
+		for (i = 0; i < r->nr_events; i++) {
+			r->leaders[i].key = r->events[i].attr;
+			r->events[i].leader = i;
+			err = join_leader(r, &r->leaders[i], &r->events[i].attr, 1,
+					  r->events[i].name);
+			if (err)
+				return err;
+		}
+	}
 	for (i = 0; i < r->nr_events; i++) {
 		struct reg_event *e = &r->events[i];
+		struct leader_handle *h = &r->leaders[e->leader].h;
 
-		err = shared_join(r->map_path, &e->attr, &e->attr, 1, &spec, e->name, r->verbose,
-				  &e->h, &e->slot, NULL);
-		if (err) {
-			if (err != -ECANCELED)
-				pr_err("bperf daemon: cannot count %s: %s", e->name,
-				       strerror(-err));
-			return err;
-		}
-		e->joined = true;
-		r->nr_possible = e->h.nr_cpus;
-		e->base = xzalloc(e->h.nr_cpus * sizeof(*e->base));
-		err = leader_sync(&e->h);
+		e->base = xzalloc(h->nr_cpus * sizeof(*e->base));
+		err = leader_sync(h);
 		if (!err)
-			err = leader_read_raw(&e->h, 0, e->base);
+			err = leader_read_raw(h, e->member, e->base);
 		if (err) {
 			pr_err("bperf daemon: cannot read the counter of %s: %s", e->name,
 			       strerror(-err));
@@ -253,12 +318,12 @@ static void cgroup_register(struct registry *r, struct reg_cgroup *cg)
 
 	cg->tried = true;
 	if (!cg->idx)
-		cg->idx = xzalloc(r->nr_events * sizeof(*cg->idx));
-	for (i = 0; i < r->nr_events && !err; i++)
-		err = leader_cg_get(&r->events[i].h, r->events[i].slot, cg->id, &cg->idx[i]);
+		cg->idx = xzalloc(r->nr_leaders * sizeof(*cg->idx));
+	for (i = 0; i < r->nr_leaders && !err; i++)
+		err = leader_cg_get(&r->leaders[i].h, r->leaders[i].slot, cg->id, &cg->idx[i]);
 	if (err) {
 		for (i -= 2; i >= 0; i--)
-			leader_cg_put(&r->events[i].h, r->events[i].slot, cg->id);
+			leader_cg_put(&r->leaders[i].h, r->leaders[i].slot, cg->id);
 		cgroup_refused(r, cg, err);
 		return;
 	}
@@ -277,8 +342,8 @@ static void cgroup_unregister(struct registry *r, struct reg_cgroup *cg, bool lo
 
 	if (!cg->counted)
 		return;
-	for (i = 0; i < r->nr_events && locked; i++)
-		leader_cg_put(&r->events[i].h, r->events[i].slot, cg->id);
+	for (i = 0; i < r->nr_leaders && locked; i++)
+		leader_cg_put(&r->leaders[i].h, r->leaders[i].slot, cg->id);
 	cg->counted = false;
 	r->nr_counted--;
 	pr_debug(r->verbose, 2, "bperf daemon: dropped cgroup %s", cg->path);
@@ -291,8 +356,10 @@ static void take_cgroup_bases(struct registry *r, struct reg_cgroup *cgs, const 
 
 	for (i = 0; i < r->nr_events; i++) {
 		struct reg_event *e = &r->events[i];
+		struct leader_handle *h = &r->leaders[e->leader].h;
 
-		err = leader_sync(&e->h);
+		if (!i || e->leader != r->events[i - 1].leader)
+			err = leader_sync(h);
 		for (j = 0; j < r->nr_cgroups; j++) {
 			struct reg_cgroup *cg = &cgs[j];
 
@@ -302,7 +369,8 @@ static void take_cgroup_bases(struct registry *r, struct reg_cgroup *cgs, const 
 				cg->base = xzalloc((size_t)r->nr_events * r->nr_possible *
 						   sizeof(*cg->base));
 			if (!err)
-				leader_cg_read(&e->h, cg->idx[i], 0, &cg->base[i * r->nr_possible]);
+				leader_cg_read(h, cg->idx[e->leader], e->member,
+					       &cg->base[i * r->nr_possible]);
 		}
 	}
 }
@@ -401,36 +469,41 @@ static void fill_cpus(const struct registry *r, struct snap_value *values,
 static int read_cgroups(struct registry *r, int ev, struct snap_value *values)
 {
 	const struct reg_event *e = &r->events[ev];
-	__u32 lo = ~0u, hi = 0, nr_members = e->h.nr_members;
+	const struct leader_handle *h = &r->leaders[e->leader].h;
+	__u32 lo = ~0u, hi = 0, nr_members = h->nr_members;
 	size_t need;
-	bool batch;
 	int i, cg, err = 0;
 
 	for (i = 0; i < r->nr_cgroups; i++) {
 		if (!r->cgroups[i].counted)
 			continue;
-		lo = r->cgroups[i].idx[ev] < lo ? r->cgroups[i].idx[ev] : lo;
-		hi = r->cgroups[i].idx[ev] > hi ? r->cgroups[i].idx[ev] : hi;
+		lo = r->cgroups[i].idx[e->leader] < lo ? r->cgroups[i].idx[e->leader] : lo;
+		hi = r->cgroups[i].idx[e->leader] > hi ? r->cgroups[i].idx[e->leader] : hi;
 	}
 	if (lo > hi)
 		return 0;
-	need = (size_t)(hi - lo + 1) * nr_members * r->nr_possible;
-	if (need > r->batch_cap) {
-		free(r->batch);
-		r->batch_cap = need;
-		r->batch = xzalloc(need * sizeof(*r->batch));
+	/* a group's batch holds every member: read once for all its events */
+	if (r->batch_leader != e->leader) {
+		need = (size_t)(hi - lo + 1) * nr_members * r->nr_possible;
+		if (need > r->batch_cap) {
+			free(r->batch);
+			r->batch_cap = need;
+			r->batch = xzalloc(need * sizeof(*r->batch));
+		}
+		r->batch_ok = !leader_cg_read_batch(h, lo, hi - lo + 1, r->batch);
+		r->batch_leader = e->leader;
 	}
-	batch = !leader_cg_read_batch(&e->h, lo, hi - lo + 1, r->batch);
 	for (i = 0, cg = 0; i < r->nr_cgroups && !err; i++) {
 		const struct reg_cgroup *c = &r->cgroups[i];
 		const struct bpf_perf_event_value *now = r->buf;
 
 		if (!c->counted)
 			continue;
-		if (batch)
-			now = &r->batch[(size_t)(c->idx[ev] - lo) * nr_members * r->nr_possible];
+		if (r->batch_ok)
+			now = &r->batch[((size_t)(c->idx[e->leader] - lo) * nr_members + e->member) *
+					r->nr_possible];
 		else
-			err = leader_cg_read(&e->h, c->idx[ev], 0, r->buf);
+			err = leader_cg_read(h, c->idx[e->leader], e->member, r->buf);
 		fill_cpus(r, &values[(size_t)cg++ * r->cpus.nr], now,
 			  &c->base[(size_t)ev * r->nr_possible]);
 	}
@@ -476,13 +549,17 @@ int registry_snapshot(struct registry *r, struct snapshot *s)
 		r->snap_cgroups[cg].path = r->cgroups[i].path;
 		r->snap_cgroups[cg++].created = r->cgroups[i].created;
 	}
+	r->batch_leader = -1;
 	for (ev = 0; ev < r->nr_events; ev++) {
 		struct reg_event *e = &r->events[ev];
+		struct leader_handle *h = &r->leaders[e->leader].h;
 
 		v = &r->snap_values[(size_t)ev * nr_cgroups * r->cpus.nr];
-		err = leader_sync(&e->h);
+		err = 0;
+		if (!ev || e->leader != r->events[ev - 1].leader)
+			err = leader_sync(h);
 		if (!err)
-			err = leader_read_raw(&e->h, 0, r->buf);
+			err = leader_read_raw(h, e->member, r->buf);
 		if (err)
 			return err;
 		fill_cpus(r, v, r->buf, e->base);
@@ -526,13 +603,16 @@ void registry_close(struct registry *r)
 	for (i = 0; i < r->nr_cgroups; i++)
 		cgroup_free(&r->cgroups[i]);
 	free(r->cgroups);
-	for (i = 0; i < r->nr_events; i++) {
-		struct reg_event *e = &r->events[i];
+	for (i = 0; i < r->nr_leaders; i++) {
+		struct reg_leader *l = &r->leaders[i];
 
-		if (e->joined)
-			shared_leave(r->map_path, &e->attr, &e->h, e->slot, 0);
-		free(e->name);
-		free(e->base);
+		if (l->joined)
+			shared_leave(r->map_path, &l->key, &l->h, l->slot, 0);
+	}
+	free(r->leaders);
+	for (i = 0; i < r->nr_events; i++) {
+		free(r->events[i].name);
+		free(r->events[i].base);
 	}
 	free(r->events);
 	free(r->buf);

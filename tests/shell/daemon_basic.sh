@@ -3,9 +3,11 @@
 #
 # bperf daemon: the CPU-wide series of every event on every online CPU; cgroups made and removed
 # below its --cgroup-root appear and go within a second (nested ones too); a cgroup's scrape
-# difference equals a direct `bperf stat -a -G` count of the same run exactly; bperf stat's shared
-# sessions share the daemon's leaders and count exactly; SIGTERM ends it with status 0 and nothing
-# left, after SIGKILL the next session leaves nothing and a new daemon gets the same port; bad
+# difference equals a direct `bperf stat -a -G` count of the same run exactly; its 3 events cost
+# ONE leader program at a switch (a perf group); bperf stat's shared sessions of one of its events
+# share that leader (its member keys) and count exactly; SIGTERM ends it with status 0 and nothing
+# left (no attr map entry either), after SIGKILL a session that shares its leader keeps counting,
+# the next session leaves nothing and a new daemon gets the same port; bad
 # input gets one line, a non-zero exit and leaves nothing. /metrics is fetched with curl where it
 # is installed, else through bash's /dev/tcp (the guests have no curl).
 . "$(dirname "$0")/../lib.sh"
@@ -128,7 +130,10 @@ cg_index_entries() {
 
 # --- the CPU-wide series: every event on every online CPU ---------------------------------
 mkdir "$MNT/$ROOT/old"
+switch_progs=$(count_on_switch)
 start_daemon
+assert_eq $((switch_progs + 1)) "$(count_on_switch)" \
+	"on_switch programs after the start of a daemon of 3 events (one more)"
 scrape >"$TMP/m1" || fail "GET /metrics failed"
 online=$(awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-");
 	for (c = r[1]; c <= r[n]; c++) print c } }' /sys/devices/system/cpu/online | paste -sd' ' -)
@@ -175,13 +180,23 @@ done
 base=$(pagetouch_base) || exit 1
 "$BPERF" stat --bpf-counters -a -e page-faults -v -x, --bpf-attr-map "$SHARED_MAP" \
 	-- "$WORKLOADS/pagetouch" 100 >/dev/null 2>"$TMP/a.err" || fail "shared -a session failed"
-grep -q '^bperf: sharing leader link' "$TMP/a.err" ||
+grep -q '^bperf: sharing leader link [0-9]* (member 0 of its group)' "$TMP/a.err" ||
 	{ cat "$TMP/a.err" >&2; fail "a shared -a session did not share the daemon's leader"; }
 grep -q '^bperf: new leader link' "$TMP/a.err" && fail "a shared -a session made a leader"
 count=$(awk -F, '$3 == "page-faults" { print $1 }' "$TMP/a.err")
 [[ $count =~ ^[0-9]+$ ]] && [ "$count" -ge $((base + 100)) ] ||
 	fail "shared -a page-faults $count, less than pagetouch's $((base + 100))"
-# a thread session of the same event shares it too, and its count is exact
+# a thread session of the same event shares it too (member 0), and its count is exact; one of
+# context-switches (member 1) and its direct twin count the same
+"$BPERF" stat --bpf-counters -e context-switches -v -x, --bpf-attr-map "$SHARED_MAP" \
+	-- "$WORKLOADS/pagetouch" 1 >/dev/null 2>"$TMP/t.err" || fail "shared thread session failed"
+grep -q '^bperf: sharing leader link [0-9]* (member 1 of its group)' "$TMP/t.err" ||
+	{ cat "$TMP/t.err" >&2; fail "a thread session did not share the daemon's leader"; }
+norandom "$BPERF" stat -e context-switches,context-switches:b,page-faults,page-faults:b -x, \
+	--bpf-attr-map "$SHARED_MAP" -o "$TMP/pairs" -- "$WORKLOADS/pingpong" 1000 ||
+	fail "direct and shared thread counters beside the daemon failed"
+cs_within "$TMP/pairs" "a workload's counters beside the daemon" 1
+check_pairs "$TMP/pairs" "a workload's direct and shared counters beside the daemon"
 one_shared() {
 	norandom "$BPERF" stat --bpf-counters -e page-faults -x, --bpf-attr-map "$SHARED_MAP" \
 		-- "$WORKLOADS/pagetouch" 300 2>&1 >/dev/null | cut -d, -f1
@@ -190,45 +205,52 @@ count=$(least_count one_shared) || exit 1
 assert_eq "$((base + 300))" "$count" "shared page-faults of pagetouch 300 beside the daemon"
 echo "bperf stat --bpf-counters shares the daemon's leaders: -a $(grep -c sharing "$TMP/a.err")" \
 	"sharing line(s); pagetouch 300: $count page-faults"
-grep -c '^bperf: new leader link' "$TMP/daemon.err" | grep -qx 3 ||
-	fail "the daemon did not make its 3 leaders"
+grep -c '^bperf: new leader link' "$TMP/daemon.err" | grep -qx 1 ||
+	fail "the daemon did not make one leader for its 3 events"
+assert_eq $((switch_progs + 1)) "$(count_on_switch)" \
+	"on_switch programs after sessions of its events beside the daemon (still one more)"
 
 # --- SIGTERM: status 0, nothing left ---------------------------------------------------------
 stop_daemon TERM
 assert_eq 0 "$DSTATUS" "the daemon's exit status after SIGTERM"
 assert_nothing_left
+assert_eq 0 "$(bpftool -j map dump pinned "$SHARED_MAP" | jq length)" \
+	"attr map entries (group and member keys) after SIGTERM"
 echo "SIGTERM: exit 0, nothing left"
 
-# --- the daemon shares a session's leader; SIGKILL: the next session cleans up, the next daemon
-# gets the port -----------------------------------------------------------------------------
+# --- a session shares the daemon's leader; SIGKILL: it keeps counting, the next session cleans
+# up, the next daemon gets the port ------------------------------------------------------------
+start_daemon 0
+port=$PORT
 mkfifo "$TMP/go"
-"$BPERF" stat --bpf-counters -a -e page-faults -x, --bpf-attr-map "$SHARED_MAP" \
-	-o "$TMP/k.out" -- sh -c "read -r _ <$TMP/go" &
+"$BPERF" stat --bpf-counters -a -e page-faults -v -x, --bpf-attr-map "$SHARED_MAP" \
+	-o "$TMP/k.out" -- sh -c "read -r _ <$TMP/go" 2>"$TMP/k.err" &
 spid=$!
 BG_PIDS+=("$spid")
 for _ in $(seq 100); do
-	[ -n "$(map_link_ids 2>/dev/null)" ] && break
+	grep -q '^bperf: sharing leader link' "$TMP/k.err" && break
 	sleep 0.1
 done
-start_daemon 0
-port=$PORT
-grep -q '^bperf: sharing leader link' "$TMP/daemon.err" &&
-	[ "$(grep -c '^bperf: new leader link' "$TMP/daemon.err")" = 2 ] ||
-	{ cat "$TMP/daemon.err" >&2; fail "the daemon did not share the session's leader"; }
-# the session holds the leader the daemon shared after the daemon dies: the next session's
-# reclaim frees the daemon's slot and its cgroup registrations there
+grep -q '^bperf: sharing leader link [0-9]* (member 0 of its group)' "$TMP/k.err" ||
+	{ cat "$TMP/k.err" >&2; fail "the session did not share the daemon's leader"; }
+# the session holds the daemon's leader after the daemon dies: the next session's reclaim frees
+# the daemon's slot and its cgroup registrations there
 before=$(cg_index_entries)
 [ "$before" -ge 2 ] || fail "the daemon's cgroups are not in the leader's cg_index ($before)"
 kill -KILL "$DPID"
 wait "$DPID" 2>/dev/null
-"$BPERF" stat --bpf-counters -a -e page-faults,context-switches,cpu-clock -x, \
-	--bpf-attr-map "$SHARED_MAP" -- true >/dev/null 2>&1 || fail "the next session failed"
+"$BPERF" stat --bpf-counters -a -e page-faults,context-switches,cpu-clock -x, -v \
+	--bpf-attr-map "$SHARED_MAP" -- true >/dev/null 2>"$TMP/n.err" || fail "the next session failed"
+assert_eq 3 "$(grep -c '^bperf: sharing leader link [0-9]* (member' "$TMP/n.err")" \
+	"the next session's events sharing the dead daemon's leader (still held)"
 after=$(cg_index_entries)
 assert_eq 0 "$after" "cgroups registered in the shared leader after the daemon's SIGKILL"
 echo >"$TMP/go"
 wait "$spid" || { cat "$TMP/k.out" >&2; fail "the session across the daemon's SIGKILL failed"; }
 [[ $(awk -F, '$3 == "page-faults" { print $1 }' "$TMP/k.out") =~ ^[0-9]+$ ]] ||
 	{ cat "$TMP/k.out" >&2; fail "the session across the daemon's SIGKILL counted nothing"; }
+assert_eq 0 "$(bpftool -j map dump pinned "$SHARED_MAP" | jq length)" \
+	"attr map entries after the last session of the killed daemon's leader"
 assert_nothing_left
 start_daemon "$port"
 assert_eq "$port" "$PORT" "the new daemon's port"

@@ -8,7 +8,8 @@
 # and leaves nothing registered (the leaders' sessions maps hold only the daemon's own slots):
 # -p of root's process, -a, -C 0, -G, a session over daemon.max-sessions-per-user, crafted
 # requests (a sampling attr, a kernel-counting attr under paranoid 2, malformed messages). A
-# member of daemon.allow-system-wide-group counts -a, kernel included, as root does, and a cgroup
+# member of daemon.allow-system-wide-group counts -a, kernel included, as root does (the daemon's
+# own events in the daemon's group leader, by its member keys), and a cgroup
 # (-a -G) exactly as root's direct session of the same run. The daemon
 # survives garbage, 300 connections and a client killed mid-session (its slot released), its
 # memory stays put over 1,000 connections, it serves 32 connections of a user and not 33, closes
@@ -65,8 +66,9 @@ chmod 755 "$TMP/nobody" "$TMP/member"
 nobody() { "$TMP/nobody" "$@"; }
 member() { "$TMP/member" "$@"; }
 
-# The daemon counts page-faults itself: its one slot is in that leader.
-DAEMON_EVENTS=page-faults
+# The daemon counts page-faults and context-switches itself: its one slot is in their group's
+# leader, which the clients' sessions of either event share through its member keys.
+DAEMON_EVENTS=page-faults,context-switches
 start_daemon() {
 	PERF_CONFIG=$TMP/daemon.cfg "$BPERF" daemon -v --listen none --socket "$SOCK" \
 		--bpf-attr-map "$SHARED_MAP" -e "$DAEMON_EVENTS" 2>"$TMP/daemon.err" &
@@ -87,7 +89,8 @@ start_daemon() {
 registered() {
 	local links progs prog maps map total=0 n
 
-	links=$(map_link_ids | paste -sd, -)
+	# a group's leader is named by its key and by each member's
+	links=$(map_link_ids | sort -u | paste -sd, -)
 	[ -n "$links" ] || { echo 0; return; }
 	progs=$(bpftool -j link show | jq -r "[$links] as \$l | .[] |
 		select(.id as \$i | \$l | index(\$i)) | .prog_id")
@@ -282,6 +285,26 @@ granted() {
 	wait_registered "$BASE"
 }
 check granted granted
+# The member's sessions of the daemon's own events take slots in the daemon's group leader (its
+# member keys): one leader in the attr map, two more slots in it, no leader of their own.
+granted_shares() {
+	local client n
+
+	member "$BPERF" stat --bpf-counters -a -x, -e page-faults,context-switches -- sleep 1 \
+		2>"$TMP/shares.err" &
+	client=$!
+	wait_registered $((BASE + 2))
+	n=$(map_link_ids | sort -u | wc -l)
+	wait "$client"
+	assert_eq 0 $? "the member's -a of both events ($(cat "$TMP/shares.err"))"
+	assert_eq 1 "$n" "leaders in the attr map while the member counts the daemon's events"
+	for ev in page-faults context-switches; do
+		[ "$(count_of "$TMP/shares.err" "$ev")" -gt 0 ] ||
+			fail "the member's -a $ev: $(cat "$TMP/shares.err")"
+	done
+	wait_registered "$BASE"
+}
+check granted_shares granted_shares
 granted_cpu0() {
 	member "$BPERF" stat --bpf-counters -C 0 -x, -e page-faults sleep 0.1 2>"$TMP/cpu0.err"
 	assert_eq 0 $? "the member's -C 0: exit status ($(cat "$TMP/cpu0.err"))"
