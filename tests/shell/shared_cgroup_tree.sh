@@ -273,9 +273,11 @@ reclaim() {
 	local holder killed idx
 
 	settle
-	start_waiting reclaim.holder --bpf-counters -e page-faults
+	# page-faults:b throughout: the key of reclaim.next's, which --bpf-counters' page-faults is
+	# not (perf sets exclude_guest without a modifier): one leader, which leader_map reads
+	start_waiting reclaim.holder -e page-faults:b
 	holder=("${WAITING[@]}")
-	setsid "$BPERF" stat --bpf-attr-map "$SHARED_MAP" --bpf-counters -a -e page-faults \
+	setsid "$BPERF" stat --bpf-attr-map "$SHARED_MAP" -a -e page-faults:b \
 		-G "$A" -- sh -c "while :; do sleep 0.02; done" 2>/dev/null &
 	killed=$!
 	echo "$killed" >>"$TMP/waiting"
@@ -289,7 +291,7 @@ reclaim() {
 		fail "$A's sums before the kill: $(cg_counters "$idx" | paste -sd' ')"
 	kill -KILL -- "-$killed"
 	wait "$killed" 2>/dev/null
-	"$BPERF" stat --bpf-attr-map "$SHARED_MAP" --bpf-counters -a -e page-faults true \
+	"$BPERF" stat --bpf-attr-map "$SHARED_MAP" -a -e page-faults:b true \
 		2>/dev/null || fail "the next session failed"
 	assert_eq 0 "$(cg_entries | wc -l)" "cg_index entries after the next session"
 	start_waiting reclaim.next -e page-faults,page-faults:b -G "$D,$D"
