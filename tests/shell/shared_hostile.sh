@@ -3,8 +3,8 @@
 #
 # Hostile attr maps: whatever sits at the --bpf-attr-map path, bperf either stops with one clear
 # line and exit 255, or recovers and still counts exactly (page-faults:b == page-faults); it never
-# counts through a program that is not its leader for that event, never crashes, and leaves
-# nothing behind.
+# counts through a program that is not its leader for that event (under the event's key or its
+# member key), never crashes, and leaves nothing behind.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../shared_lib.sh"
 
@@ -124,6 +124,15 @@ exact "page-faults entry naming the context-switches leader"
 grep -q "new leader" "$TMP/verbose" || fail "another event's leader adopted"
 grep -q "sharing leader link $CS_LINK" "$TMP/verbose" ||
 	fail "the context-switches leader was not shared for context-switches"
+# the same under page-faults' member key (__reserved_2, bytes 110-111, = 0xb9e7: what a daemon
+# files for its group's members): the leader's .rodata has no page-faults member, never shared
+PF_MEMBER_KEY=$(echo "$PF_KEY" | awk '{ $111 = "0xe7"; $112 = "0xb9"; print }')
+bpftool map delete pinned "$SHARED_MAP" key $PF_KEY 2>/dev/null
+bpftool map update pinned "$SHARED_MAP" key $PF_MEMBER_KEY value $CS_VALUE
+exact "page-faults' member key naming the context-switches leader"
+grep -q "(member" "$TMP/verbose" && fail "adopted by a member key: $(cat "$TMP/verbose")"
+grep -q "new leader" "$TMP/verbose" || fail "no new page-faults leader: $(cat "$TMP/verbose")"
+bpftool map delete pinned "$SHARED_MAP" key $PF_MEMBER_KEY
 
 # --- a leader of another layout (its leader_state says another ABI version) -------------------
 cs_prog=$(bpftool -j link show id "$CS_LINK" | jq .prog_id)
