@@ -41,6 +41,21 @@ static void drop_leader(struct served *sv, struct served_leader *l)
 	free(l);
 }
 
+/*
+ * Non-root clients' slots in the leader of link link_id: the events of a group's leader (the
+ * daemon's own, shared by member keys) each have a handle here, and share the half.
+ */
+static int unpriv_slots(const struct served *sv, __u32 link_id)
+{
+	const struct served_leader *l;
+	int n = 0;
+
+	for (l = sv->leaders; l; l = l->next)
+		if (l->h.link_id == link_id)
+			n += l->nr_unpriv_slots;
+	return n;
+}
+
 int served_open(struct served *sv, const struct perf_event_attr *attr,
 		const struct leader_session_spec *spec, bool unpriv, struct served_session *out)
 {
@@ -50,7 +65,7 @@ int served_open(struct served *sv, const struct perf_event_attr *attr,
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	if (l && unpriv && l->nr_unpriv_slots >= SERVED_MAX_UNPRIV_SLOTS)
+	if (l && unpriv && unpriv_slots(sv, l->h.link_id) >= SERVED_MAX_UNPRIV_SLOTS)
 		return -EUSERS;
 	if (!l) {
 		l = xzalloc(sizeof(*l));
@@ -65,6 +80,13 @@ int served_open(struct served *sv, const struct perf_event_attr *attr,
 		if (!have)
 			free(l);
 		return err;
+	}
+	/* a new handle may be to a leader whose half the other events' clients hold already */
+	if (!have && unpriv && unpriv_slots(sv, l->h.link_id) >= SERVED_MAX_UNPRIV_SLOTS) {
+		shared_leave(sv->map_path, attr, &l->h, slot, spec->filter == FILTER_CGROUP ?
+			     spec->cgroup_id : 0);
+		free(l);
+		return -EUSERS;
 	}
 	shared_slot_init(&out->slot, &l->h, slot, cg_idx, spec, 1);
 	if (!have) {

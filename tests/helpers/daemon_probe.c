@@ -15,8 +15,12 @@
  *	daemon_probe SOCKET idle S	a connection silent for S seconds, then HELLO
  *	daemon_probe SOCKET fill N	N OPENs of its own process, 32 a connection: how many the
  *					daemon granted, and the first refusal ("granted K err E")
+ *	daemon_probe SOCKET fillgroup N	the same, alternating page-faults and context-switches
+ *					with bperf's attrs of them (size 128, exclude_guest, the
+ *					kernel counted): the daemon's own group's members
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +101,15 @@ static int open_pid(int sock, pid_t pid, int tweak)
 	req.attr.config = PERF_COUNT_SW_PAGE_FAULTS;
 	req.attr.exclude_kernel = tweak != 'k';
 	req.attr.exclude_hv = 1;
+	if (tweak == 'p' || tweak == 'c') {
+		/* as bperf parses them: the attr map key of the daemon's own events */
+		memset(&req.attr, 0, sizeof(req.attr));
+		req.attr.type = PERF_TYPE_SOFTWARE;
+		req.attr.size = 128;
+		req.attr.config = tweak == 'p' ? PERF_COUNT_SW_PAGE_FAULTS :
+			PERF_COUNT_SW_CONTEXT_SWITCHES;
+		req.attr.exclude_guest = 1;
+	}
 	if (tweak == 's') {
 		req.attr.sample_period = 1000;
 		req.attr.sample_type = PERF_SAMPLE_IP;
@@ -184,7 +197,8 @@ int main(int argc, char **argv)
 		sleep(atoi(argv[3]));
 		return hello(s) ? 1 : 0;
 	}
-	if (!strcmp(argv[2], "fill") && argc > 3) {
+	if ((!strcmp(argv[2], "fill") || !strcmp(argv[2], "fillgroup")) && argc > 3) {
+		bool group = !strcmp(argv[2], "fillgroup");
 		int granted = 0, err = 0;
 
 		for (i = 0; i < atoi(argv[3]) && !err; i++) {
@@ -192,7 +206,7 @@ int main(int argc, char **argv)
 				s = connect_to(argv[1]);
 				hello(s);
 			}
-			err = open_pid(s, getpid(), 0);
+			err = open_pid(s, getpid(), group ? "pc"[i % 2] : 0);
 			granted += !err;
 		}
 		printf("granted %d err %d\n", granted, err);

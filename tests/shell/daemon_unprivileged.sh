@@ -266,6 +266,19 @@ check root_pid_probe probe_says pid "$root_pid" "err 0 err -13"
 # short, long, wrong version, random, READ before HELLO; then HELLO, a READ of no session and an
 # unknown type on one connection (that one ends it)
 check half_the_slots half_the_slots
+# The same over the daemon's two events, which share its group's leader (paranoid 1: nobody's
+# attrs count the kernel, as the daemon's do): the half is the leader's, not each event's.
+half_of_the_group() {
+	local got
+
+	set_paranoid 1
+	got=$(nobody "$PROBE" "$SOCK" fillgroup 70 | tail -n 1)
+	set_paranoid 2
+	assert_eq "granted 64 err -87" "$got" "70 OPENs of the daemon's two events"
+	[ "$(map_link_ids | sort -u | wc -l)" = 1 ] || fail "the OPENs made leaders of their own"
+	wait_registered "$BASE"
+}
+check half_of_the_group half_of_the_group
 check garbage probe_says garbage "err -71 err -71 err -71 err -71 err -71 err 0 err -2 err -71"
 
 # ---- granted: the policy group counts CPUs, kernel included --------------------------------------
