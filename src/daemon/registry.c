@@ -496,12 +496,14 @@ static int read_cgroups(struct registry *r, int ev, struct snap_value *values)
 	for (i = 0, cg = 0; i < r->nr_cgroups && !err; i++) {
 		const struct reg_cgroup *c = &r->cgroups[i];
 		const struct bpf_perf_event_value *now = r->buf;
+		size_t at;
 
 		if (!c->counted)
 			continue;
+		/* this event's member of the cgroup's sums in the batch */
+		at = (size_t)(c->idx[e->leader] - lo) * nr_members + e->member;
 		if (r->batch_ok)
-			now = &r->batch[((size_t)(c->idx[e->leader] - lo) * nr_members + e->member) *
-					r->nr_possible];
+			now = &r->batch[at * r->nr_possible];
 		else
 			err = leader_cg_read(h, c->idx[e->leader], e->member, r->buf);
 		fill_cpus(r, &values[(size_t)cg++ * r->cpus.nr], now,

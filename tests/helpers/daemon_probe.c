@@ -15,9 +15,10 @@
  *	daemon_probe SOCKET idle S	a connection silent for S seconds, then HELLO
  *	daemon_probe SOCKET fill N	N OPENs of its own process, 32 a connection: how many the
  *					daemon granted, and the first refusal ("granted K err E")
- *	daemon_probe SOCKET fillgroup N	the same, alternating page-faults and context-switches
- *					with bperf's attrs of them (size 128, exclude_guest, the
- *					kernel counted): the daemon's own group's members
+ *	daemon_probe SOCKET fillgroup N	the same, alternating page-faults and
+ *					context-switches with bperf's attrs of them (size 128,
+ *					exclude_guest, the kernel counted): the daemon's own
+ *					group's members
  */
 #include <errno.h>
 #include <stdbool.h>

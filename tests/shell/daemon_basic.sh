@@ -240,7 +240,8 @@ before=$(cg_index_entries)
 kill -KILL "$DPID"
 wait "$DPID" 2>/dev/null
 "$BPERF" stat --bpf-counters -a -e page-faults,context-switches,cpu-clock -x, -v \
-	--bpf-attr-map "$SHARED_MAP" -- true >/dev/null 2>"$TMP/n.err" || fail "the next session failed"
+	--bpf-attr-map "$SHARED_MAP" -- true >/dev/null 2>"$TMP/n.err" ||
+	fail "the next session failed"
 assert_eq 3 "$(grep -c '^bperf: sharing leader link [0-9]* (member' "$TMP/n.err")" \
 	"the next session's events sharing the dead daemon's leader (still held)"
 after=$(cg_index_entries)
