@@ -151,6 +151,18 @@ perf_cgroup_mount() {
 	     END { if (!found && v2 != "") print v2 }' /proc/mounts
 }
 
+# remove_cgroup NAME: moves every process left in the cgroup NAME of the test's hierarchy $MNT
+# (there should be none) to its root, then removes it.
+remove_cgroup() {
+	local dir=$MNT/$1 pid
+
+	[ -d "$dir" ] || return 0
+	while read -r pid; do
+		echo "$pid" >"$MNT/cgroup.procs" 2>/dev/null
+	done <"$dir/cgroup.procs"
+	rmdir "$dir"
+}
+
 # Mounts the BPF filesystem on /sys/fs/bpf unless it is there already.
 mount_bpffs() {
 	if ! mountpoint -q /sys/fs/bpf; then

@@ -25,17 +25,6 @@ B=${base}_b
 SUB=$A/sub
 NS=bperf_cgns_$$
 
-# Moves every process left in a cgroup (there should be none) out, then removes it.
-remove_cgroup() {
-	local dir=$MNT/$1 pid
-
-	[ -d "$dir" ] || return 0
-	while read -r pid; do
-		echo "$pid" >"$MNT/cgroup.procs" 2>/dev/null
-	done <"$dir/cgroup.procs"
-	rmdir "$dir"
-}
-
 cleanup() {
 	rm -f "$BPF_MAP"
 	remove_cgroup "$SUB"

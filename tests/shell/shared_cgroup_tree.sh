@@ -35,16 +35,6 @@ C=$B/c
 D=bperf_cgt_$$_d
 NS=bperf_cgt_$$_ns
 
-remove_cgroup() {
-	local dir=$MNT/$1 pid
-
-	[ -d "$dir" ] || return 0
-	while read -r pid; do
-		echo "$pid" >"$MNT/cgroup.procs" 2>/dev/null
-	done <"$dir/cgroup.procs"
-	rmdir "$dir"
-}
-
 cleanup() {
 	stop_waiting KILL
 	shared_cleanup
