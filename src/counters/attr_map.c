@@ -227,7 +227,7 @@ int attr_map_delete(const struct attr_map *map, const struct perf_event_attr *at
 	return bpf_map_delete_elem(map->fd, key) ? -errno : 0;
 }
 
-static bool link_exists(__u32 id)
+bool attr_map_link_exists(__u32 id)
 {
 	int fd = bpf_link_get_fd_by_id(id);
 
@@ -237,25 +237,15 @@ static bool link_exists(__u32 id)
 	return true;
 }
 
+static bool names_dead_link(const struct perf_event_attr *attr, const struct attr_map_entry *entry,
+			    void *ctx)
+{
+	return !attr_map_link_exists(entry->link_id);
+}
+
 int attr_map_sweep(const struct attr_map *map)
 {
-	unsigned char key[MAX_KEY_SIZE], next[MAX_KEY_SIZE];
-	struct attr_map_entry entry;
-	int nr_deleted = 0;
-	void *prev = NULL;
-
-	while (!bpf_map_get_next_key(map->fd, prev, next)) {
-		memcpy(key, next, map->key_size);
-		if (!bpf_map_lookup_elem(map->fd, key, &entry) && !link_exists(entry.link_id) &&
-		    !bpf_map_delete_elem(map->fd, key)) {
-			nr_deleted++;
-			/* deleting the current key restarts the walk from the beginning */
-			prev = NULL;
-			continue;
-		}
-		prev = key;
-	}
-	return nr_deleted;
+	return attr_map_delete_if(map, names_dead_link, NULL);
 }
 
 int attr_map_delete_if(const struct attr_map *map,
@@ -263,7 +253,7 @@ int attr_map_delete_if(const struct attr_map *map,
 				  const struct attr_map_entry *entry, void *ctx),
 		       void *ctx)
 {
-	unsigned char key[MAX_KEY_SIZE], next[MAX_KEY_SIZE];
+	unsigned char key[MAX_KEY_SIZE] = { 0 }, next[MAX_KEY_SIZE];
 	struct attr_map_entry entry;
 	struct perf_event_attr attr;
 	int nr_deleted = 0;
@@ -275,7 +265,8 @@ int attr_map_delete_if(const struct attr_map *map,
 		if (!bpf_map_lookup_elem(map->fd, key, &entry) && fn(&attr, &entry, ctx) &&
 		    !bpf_map_delete_elem(map->fd, key)) {
 			nr_deleted++;
-			prev = NULL;	/* as in attr_map_sweep() */
+			/* deleting the current key restarts the walk from the beginning */
+			prev = NULL;
 			continue;
 		}
 		prev = key;

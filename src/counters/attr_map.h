@@ -41,6 +41,8 @@ int attr_map_update(const struct attr_map *map, const struct perf_event_attr *at
 		    const struct attr_map_entry *entry);
 int attr_map_delete(const struct attr_map *map, const struct perf_event_attr *attr);
 
+/* Whether link id exists (or may: only ENOENT says it is gone). */
+bool attr_map_link_exists(__u32 id);
 /* Deletes every entry whose leader link no longer exists; returns how many. */
 int attr_map_sweep(const struct attr_map *map);
 /* Deletes every entry fn says true of (given the key's attr and the entry); returns how many. */

@@ -756,18 +756,15 @@ void leader_file_members(const struct attr_map *map, const struct perf_event_att
 {
 	struct attr_map_entry entry = { .link_id = h->link_id }, old;
 	struct perf_event_attr key;
-	int m, fd;
+	int m;
 
 	for_each_prog_map(h->prog_fd, find_diff_map, &entry.diff_map_id);
 	for (m = 0; m < nr; m++) {
 		leader_member_key(&attrs[m], &key);
-		if (!attr_map_lookup(map, &key, &old) && old.link_id != h->link_id) {
-			fd = bpf_link_get_fd_by_id(old.link_id);
-			if (fd >= 0) {
-				close(fd);
-				continue;	/* another live group's (another daemon's) */
-			}
-		}
+		/* another live group's (another daemon's) stays */
+		if (!attr_map_lookup(map, &key, &old) && old.link_id != h->link_id &&
+		    attr_map_link_exists(old.link_id))
+			continue;
 		attr_map_update(map, &key, &entry);
 	}
 }

@@ -176,6 +176,15 @@ static int add_events(struct registry *r, const char *list, bool default_list)
 }
 
 /*
+ * Whether ev is the first of its leader's events (they are in member order, a group's together):
+ * a walk over the events syncs each leader there, once.
+ */
+static bool first_of_leader(const struct registry *r, int ev)
+{
+	return !ev || r->events[ev].leader != r->events[ev - 1].leader;
+}
+
+/*
  * Whether the events can share one leader: a group of them opens on the PMU (software events
  * always do; hardware events as long as they fit the counters together).
  */
@@ -250,7 +259,7 @@ static int join_events(struct registry *r)
 		struct leader_handle *h = &r->leaders[e->leader].h;
 
 		e->base = xzalloc(h->nr_cpus * sizeof(*e->base));
-		err = leader_sync(h);
+		err = first_of_leader(r, i) ? leader_sync(h) : 0;
 		if (!err)
 			err = leader_read_raw(h, e->member, e->base);
 		if (err) {
@@ -358,7 +367,7 @@ static void take_cgroup_bases(struct registry *r, struct reg_cgroup *cgs, const 
 		struct reg_event *e = &r->events[i];
 		struct leader_handle *h = &r->leaders[e->leader].h;
 
-		if (!i || e->leader != r->events[i - 1].leader)
+		if (first_of_leader(r, i))
 			err = leader_sync(h);
 		for (j = 0; j < r->nr_cgroups; j++) {
 			struct reg_cgroup *cg = &cgs[j];
@@ -557,9 +566,7 @@ int registry_snapshot(struct registry *r, struct snapshot *s)
 		struct leader_handle *h = &r->leaders[e->leader].h;
 
 		v = &r->snap_values[(size_t)ev * nr_cgroups * r->cpus.nr];
-		err = 0;
-		if (!ev || e->leader != r->events[ev - 1].leader)
-			err = leader_sync(h);
+		err = first_of_leader(r, ev) ? leader_sync(h) : 0;
 		if (!err)
 			err = leader_read_raw(h, e->member, r->buf);
 		if (err)
