@@ -12,6 +12,8 @@
 # counters and opens such an event directly, while bperf shares it (the
 # parsed attr, which :b leaves alone, is checked in test_events). Exit 0 pass,
 # 1 fail, 77 skip.
+#
+# parallel: no BPF, no global setting, no timing (tests/run.sh runs it beside another).
 
 PERF=${PERF:-/usr/bin/perf}
 BPERF=${BPERF:-./bperf}

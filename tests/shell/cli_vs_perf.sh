@@ -8,6 +8,8 @@
 # exit statuses of unknown options. Outputs are compared with "perf" read as "bperf"; stat
 # outputs with the numbers masked. bperf has no helper programs, HTML pages or build-id cache:
 # --exec-path, --html-path and --buildid-dir are unknown options (README, Differences).
+#
+# parallel: no BPF, no global setting, no timing (tests/run.sh runs it beside another).
 . "$(dirname "$0")/../lib.sh"
 
 require_root

@@ -6,6 +6,8 @@
 # not the id names a table perf has (skylakex, Zen 4, perf's test table, an arm64 MIDR, an id
 # without stepping). Without -v the line is not printed, and an option error found before the
 # tables are read leaves it out, as in perf.
+#
+# parallel: no BPF, no global setting, no timing (tests/run.sh runs it beside another).
 . "$(dirname "$0")/../lib.sh"
 
 [ -x "$PERF" ] || skip "needs $PERF"

@@ -5,6 +5,8 @@
 # AddressSanitizer and UndefinedBehaviorSanitizer (tests/fuzz/run.sh, seeded with files that
 # bperf and perf record): any crash, leak, undefined behaviour, huge allocation or timeout
 # fails. `make fuzz` runs it longer. Skipped only when clang cannot link libFuzzer.
+#
+# parallel: no BPF, no global setting, no timing (tests/run.sh runs it beside another).
 . "$(dirname "$0")/../lib.sh"
 cd "$REPO_TOP" || exit 1
 require_cmd clang

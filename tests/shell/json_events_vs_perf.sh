@@ -16,6 +16,8 @@
 # same exit status. Then `list pmu` in every layout (-v, --details, --deprecated, --no-desc,
 # COLUMNS, --cputype) and globs on names, uncore aliases and topics, byte for byte. Last, real
 # counts on PMUs with msr's type (table events then count the TSC), against msr/tsc/.
+#
+# parallel: no BPF, no global setting, no timing (tests/run.sh runs it beside another).
 . "$(dirname "$0")/../lib.sh"
 require_root
 [ -x "$PERF" ] || skip "needs $PERF"

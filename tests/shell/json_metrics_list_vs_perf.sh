@@ -7,6 +7,8 @@
 # `list` and `list --raw-dump`. No PMU is needed: perf lists the model's table whatever the
 # machine has. Also the machine's own id (on a CPU without a table both print nothing, bperf
 # then lists its generic metrics: not compared) and perf's test table (testcpu).
+#
+# parallel: no BPF, no global setting, no timing (tests/run.sh runs it beside another).
 . "$(dirname "$0")/../lib.sh"
 
 [ -x "$PERF" ] || skip "needs $PERF"

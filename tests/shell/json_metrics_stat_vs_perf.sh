@@ -10,6 +10,8 @@
 # counts bperf printed (test_metric_expr value, as metric_expr_vs_perf.sh does). Then metrics
 # over the table's events (IPC, tma_backend_bound, TopdownL1: aliases of the fake cpu PMU) in
 # those forms and per CPU and per interval in CSV (a metric on a line of its own).
+#
+# parallel: no BPF, no global setting, no timing (tests/run.sh runs it beside another).
 . "$(dirname "$0")/../lib.sh"
 
 require_root

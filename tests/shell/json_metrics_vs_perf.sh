@@ -16,6 +16,8 @@
 # on a quiet machine); JSON_METRICS_ALL=1 runs every group with every option (over 5 minutes:
 # raise TEST_TIMEOUT).
 # METRIC_EXPR_ALL=1: all 218 of skylakex (about 2 minutes on a loaded machine).
+#
+# parallel: no BPF, no global setting, no timing (tests/run.sh runs it beside another).
 . "$(dirname "$0")/../lib.sh"
 
 require_root

@@ -15,6 +15,8 @@
 #	  own CPU table (the patterns in its binary) that has metrics; never one machine's output.
 #	- The plain --raw-dump is the modes one after the other, for perf and for bperf.
 #	- A script's loop over `--raw-dump metrics`: every name is one -M takes.
+#
+# parallel: no BPF, no global setting, no timing (tests/run.sh runs it beside another).
 . "$(dirname "$0")/../lib.sh"
 
 require_root

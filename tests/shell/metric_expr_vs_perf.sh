@@ -19,6 +19,8 @@
 # By default skylakex's metrics of design 17's cases (references, literals, uncore and escaped
 # ids, TopdownL1 and TopdownL2) and every 8th other one, and amdzen3's 13 (about 30 s);
 # METRIC_EXPR_ALL=1: all 218 of skylakex (about 2 minutes on a loaded machine).
+#
+# parallel: no BPF, no global setting, no timing (tests/run.sh runs it beside another).
 . "$(dirname "$0")/../lib.sh"
 
 require_root

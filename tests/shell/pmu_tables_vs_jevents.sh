@@ -7,6 +7,8 @@
 # that file prints every table through perf's own iteration, another prints bperf's generated
 # tables through src/events/pmu_tables.c, and the two dumps must be equal: the map rows (arch,
 # cpuid pattern, table), the sys tables, and every field of every entry of every table, in order.
+#
+# parallel: no BPF, no global setting, no timing (tests/run.sh runs it beside another).
 . "$(dirname "$0")/../lib.sh"
 
 require_cmd python3

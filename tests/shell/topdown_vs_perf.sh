@@ -20,6 +20,8 @@
 # be equal, with the msr type and with type 4 (PERF_TYPE_RAW, which perf takes for a core PMU with
 # perf metrics: slots then leads topdown groups and the default events end with the topdown group;
 # opens fail here). The printed metrics are recomputed from the printed counts (-x,).
+#
+# parallel: no BPF, no global setting, no timing (tests/run.sh runs it beside another).
 . "$(dirname "$0")/../lib.sh"
 
 require_root

@@ -13,6 +13,8 @@
 # the real CPUs 0 and 1 on different sockets, and "siblings" (thread N%2, core N/2%2, die N/4%2,
 # socket N/8), which makes them the two threads of core S0-D0-C0.
 # Machine 2: hybrid, cpu_core PMU on CPU 0, cpu_atom PMU on CPU 1.
+#
+# parallel: no BPF, no global setting, no timing (tests/run.sh runs it beside another).
 . "$(dirname "$0")/../lib.sh"
 
 require_root

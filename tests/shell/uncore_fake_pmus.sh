@@ -11,6 +11,8 @@
 # name=; and the counts: each instance opened on CPU 0 only (its cpumask; -C 1 counts on CPU 1
 # instead, as perf), the merged line the sum of the instances' (twice one instance's TSC within
 # 2%).
+#
+# parallel: no BPF, no global setting, no timing (tests/run.sh runs it beside another).
 . "$(dirname "$0")/../lib.sh"
 require_root
 [ -x "$PERF" ] || skip "needs $PERF"
