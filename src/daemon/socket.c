@@ -590,10 +590,11 @@ static void on_conn(void *arg, int fd, unsigned int revents)
 	n = recvmsg(fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
-	if (n <= 0) {
-		conn_close(c);	/* EOF or an error: the client is gone */
+	if (n < 0) {
+		conn_close(c);	/* the client is gone */
 		return;
 	}
+	/* before anything else: a message of no bytes (taken as the end) can carry fds too */
 	for (cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
 		int *p = (int *)CMSG_DATA(cm), k;
 
@@ -606,8 +607,10 @@ static void on_conn(void *arg, int fd, unsigned int revents)
 				close(p[k]);
 		}
 	}
-	if (n != sizeof(req) || (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) ||
-	    req.version != BPERF_PROTO_VERSION) {
+	if (n == 0) {
+		keep = false;	/* EOF, or a message of no bytes: the end either way */
+	} else if (n != sizeof(req) || (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) ||
+		   req.version != BPERF_PROTO_VERSION) {
 		send_reply(c, 0, -EPROTO, 0, 0);
 		keep = false;
 	} else {

@@ -4,12 +4,15 @@
  * a server on a private socket and attr map, and a client that speaks the protocol: HELLO first,
  * malformed messages answered and the connection closed, an attr that samples refused, its own
  * process counted (page faults through the daemon's slot: as many as it touched) and the slot
- * gone after CLOSE. The client runs as nobody. Needs root (exit 77 otherwise).
+ * gone after CLOSE; fds sent with messages it rejects (of no bytes, short, more than it takes) all
+ * closed. The client runs as nobody. Needs root (exit 77 otherwise).
  *
  *	test_daemon_socket serve SOCKET [GROUP [MAX]]	only the server, until SIGTERM (for trying
  *							clients by hand)
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +172,85 @@ out:
 	close(s);
 }
 
+/* Messages that carry fds the daemon must close: no bytes (read as the end of the connection), a
+ * short one, and one with more fds than the protocol takes (the kernel drops the rest). */
+static int send_fds(int sock, size_t len, int nr_fds)
+{
+	char cbuf[CMSG_SPACE((BPERF_PROTO_MAX_IDS + 1) * sizeof(int))] = { 0 };
+	struct bperf_req req = { .version = BPERF_PROTO_VERSION, .type = MSG_HELLO };
+	struct iovec iov = { .iov_base = &req, .iov_len = len };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+			      .msg_controllen = CMSG_SPACE(nr_fds * sizeof(int)) };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+	int *fds = (int *)CMSG_DATA(cm), i, err;
+
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(nr_fds * sizeof(int));
+	for (i = 0; i < nr_fds; i++)
+		fds[i] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	err = sendmsg(sock, &msg, 0) < 0 ? -errno : 0;
+	for (i = 0; i < nr_fds; i++)
+		close(fds[i]);
+	return err;
+}
+
+static void fd_passing_client(const char *path)
+{
+	int s;
+
+	s = connect_to(path);
+	CHECK_EQ("a message of no bytes with 8 fds", 0, send_fds(s, 0, 8));
+	close(s);
+	s = connect_to(path);
+	CHECK_EQ("a short message with 8 fds", 0, send_fds(s, 3, 8));
+	close(s);
+	s = connect_to(path);
+	CHECK_EQ("HELLO with 65 fds", 0, send_fds(s, sizeof(struct bperf_req), 65));
+	close(s);
+}
+
+/* The server's open fds, once they stop changing (it closes a connection when it reads it). */
+static int open_fds(pid_t pid)
+{
+	char dir[64];
+	int prev = -1, nr = 0;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", pid);
+	for (int tries = 0; tries < 50; tries++) {
+		DIR *d = opendir(dir);
+		struct dirent *e;
+
+		if (!d)
+			return -1;
+		for (nr = 0; (e = readdir(d));)
+			nr += e->d_name[0] != '.';
+		closedir(d);
+		if (nr == prev)
+			break;
+		prev = nr;
+		usleep(100000);
+	}
+	return nr;
+}
+
+static bool run_as_nobody(void (*fn)(const char *), const char *path)
+{
+	pid_t client = fork();
+	int status;
+
+	if (client == 0) {
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(2);
+		/* a credential change leaves a process undumpable: then nobody may count it */
+		prctl(PR_SET_DUMPABLE, 1);
+		fn(path);
+		_exit(check_failures ? 1 : 0);
+	}
+	return client > 0 && waitpid(client, &status, 0) == client && WIFEXITED(status) &&
+	       !WEXITSTATUS(status);
+}
+
 /* Whether nobody can reach dir (not where the root directory is 0700, as in the guest's). */
 static bool nobody_reaches(const char *dir)
 {
@@ -187,8 +269,8 @@ static bool nobody_reaches(const char *dir)
 int main(int argc, char **argv)
 {
 	char dir[] = "/tmp/test_daemon_socket.XXXXXX", path[128], map[128];
-	pid_t server, client;
-	int status;
+	int status, fds_before;
+	pid_t server;
 
 	if (argc > 2 && !strcmp(argv[1], "serve"))
 		return serve(argv[2], argc > 3 ? argv[3] : NULL, argc > 4 ? atoi(argv[4]) : 0,
@@ -211,17 +293,10 @@ int main(int argc, char **argv)
 	if (server == 0)
 		_exit(serve(path, NULL, 0, map));
 	/* as nobody: a capless root could not count the test's own (capable) process either */
-	client = fork();
-	if (client == 0) {
-		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
-			_exit(2);
-		/* a credential change leaves a process undumpable: then nobody may count it */
-		prctl(PR_SET_DUMPABLE, 1);
-		client_checks(path);
-		_exit(check_failures ? 1 : 0);
-	}
-	waitpid(client, &status, 0);
-	CHECK("the client's checks (as nobody)", WIFEXITED(status) && !WEXITSTATUS(status));
+	CHECK("the client's checks (as nobody)", run_as_nobody(client_checks, path));
+	fds_before = open_fds(server);
+	CHECK("fd passing (as nobody)", run_as_nobody(fd_passing_client, path));
+	CHECK_EQ("the server's fds after fds it did not ask for", fds_before, open_fds(server));
 	kill(server, SIGTERM);
 	waitpid(server, &status, 0);
 	CHECK("the server stopped cleanly", WIFEXITED(status) && !WEXITSTATUS(status));
