@@ -170,11 +170,13 @@ check plain_form plain_form
 own_names() {
 	local g
 
-	"$BPERF" list metrics | sed -n 's/^  \([^ ]*\)$/\1/p' | sort >"$tmp/own_metrics"
+	# the table bperf_dump uses (none: bperf's built-ins), whatever this machine's CPU has
+	PERF_CPUID=${CPUID:-$NO_TABLE} "$BPERF" list metrics | sed -n 's/^  \([^ ]*\)$/\1/p' |
+		sort >"$tmp/own_metrics"
 	bperf_dump metrics | tr ' ' '\n' | sort >"$tmp/dump_metrics"
 	cmp -s "$tmp/own_metrics" "$tmp/dump_metrics" || fail "metrics: not bperf's table"
-	"$BPERF" list metricgroups | sed -n '/^[A-Za-z]/p' | grep -v '^Metric Groups:' \
-		>"$tmp/own_groups"
+	PERF_CPUID=${CPUID:-$NO_TABLE} "$BPERF" list metricgroups | sed -n '/^[A-Za-z]/p' |
+		grep -v '^Metric Groups:' >"$tmp/own_groups"
 	bperf_dump metricgroups | tr ' ' '\n' | grep . >"$tmp/dump_groups"
 	cmp -s "$tmp/own_groups" "$tmp/dump_groups" || fail "metricgroups: not bperf's groups"
 	bperf_dump : | cut -d' ' -f1 >"$tmp/both_groups"
@@ -184,13 +186,18 @@ own_names() {
 }
 check own_names own_names
 
-# what the issue's script does: every name --raw-dump metrics prints is a metric -M takes
+# what the issue's script does: every name --raw-dump metrics prints is a metric -M takes, with
+# bperf's built-ins and with this machine's table
 every_metric_counts() {
-	local m
+	local m id
 
-	for m in $(bperf_dump metrics); do
-		"$BPERF" stat -M "$m" true >/dev/null 2>"$tmp/m.err" ||
-			fail "-M $m: exit $?: $(head -n 2 "$tmp/m.err")"
+	for id in "$NO_TABLE" "$MACHINE_CPUID"; do
+		for m in $(PERF_CPUID=$id "$BPERF" list --raw-dump metrics); do
+			PERF_CPUID=$id "$BPERF" stat -M "$m" true >/dev/null 2>"$tmp/m.err" ||
+				fail "-M $m ($id): exit $?: $(head -n 2 "$tmp/m.err")"
+			! grep -q 'Cannot find metric' "$tmp/m.err" ||
+				fail "-M $m ($id): $(head -n 1 "$tmp/m.err")"
+		done
 	done
 }
 check every_metric_counts every_metric_counts

@@ -336,11 +336,16 @@ two_sessions() {
 check two_sessions two_sessions
 rm -f "$pin"
 unload_targets
-# the sessions' leader programs went with them (the other tests' are root's)
+# the sessions' leader programs went with them (the other tests' are root's); programs are freed
+# asynchronously, after their links' grace periods: up to 5 s
 nothing_of_nobody() {
 	local left
 
-	left=$(bpftool prog show | grep -E -c " uid $NOBODY_UID\$")
+	for _ in $(seq 50); do
+		left=$(bpftool prog show | grep -E -c " uid $NOBODY_UID\$")
+		[ "$left" = 0 ] && break
+		sleep 0.1
+	done
 	assert_eq 0 "$left" "BPF programs of nobody's left loaded"
 }
 check nothing_left nothing_of_nobody
