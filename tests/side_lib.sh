@@ -9,7 +9,7 @@ failed_cases=()
 
 # check NAME FUNCTION ARGS...: runs one case in a subshell so that its fail() ends only the case.
 check() {
-	local name=$1
+	local name=$1 start=$SECONDS
 
 	shift
 	nr_cases=$((nr_cases + 1))
@@ -17,6 +17,15 @@ check() {
 		echo "FAIL case $name: $*" >&2
 		failed_cases+=("$name")
 	fi
+	# CASE_TIMES=1: where a test's time goes (in a guest, say)
+	[ -z "${CASE_TIMES:-}" ] || echo "case $name: $((SECONDS - start)) s" >&2
+}
+
+# check_host NAME FUNCTION ARGS...: check, for a case whose outcome depends on bperf and perf, not
+# on the kernel (formats, errors, attrs): skipped where KERNEL_CASES_ONLY is set (tools/vmtest's
+# guests, where each exec is about 30 times slower; the host runs every case)
+check_host() {
+	[ -n "${KERNEL_CASES_ONLY:-}" ] || check "$@"
 }
 
 # check_retry NAME FUNCTION ARGS...: check, with up to two more tries for cases whose format
@@ -24,8 +33,11 @@ check() {
 # a workload stretched by a loaded machine gets one -I interval more): a real difference fails
 # every try.
 check_retry() {
+	local start=$SECONDS
+
 	if quiet_tries "${@:2}"; then
 		nr_cases=$((nr_cases + 1))
+		[ -z "${CASE_TIMES:-}" ] || echo "case $1: $((SECONDS - start)) s" >&2
 		return 0
 	fi
 	check "$@"
