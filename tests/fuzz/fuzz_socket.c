@@ -41,7 +41,7 @@
 #include "events/cgroup.h"
 
 #define NR_CONNS 64		/* more than CLIENT_MAX_CONNS_PER_UID */
-#define MAX_FDS 71		/* more than BPERF_PROTO_MAX_IDS, less than the kernel's SCM_MAX_FD */
+#define MAX_FDS 71		/* more than BPERF_PROTO_MAX_IDS, less than SCM_MAX_FD (253) */
 #define MAX_SESSIONS 2		/* daemon.max-sessions-per-user: small, so that it is reached */
 #define NOBODY 65534
 #define NOGROUP 65533		/* not the policy group */
