@@ -155,7 +155,9 @@ fuzz-build: $(FUZZ_BINS)
 
 # longer fuzzing than the bounded runs of tests/shell/fuzz_*.sh
 fuzz: $(BPERF) $(TOOL_BINS) $(FUZZ_BINS)
-	$(Q)for t in $(FUZZ_TARGETS); do FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $$t || exit; done
+	$(Q)for t in $(FUZZ_TARGETS); do \
+		FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $$t || exit; \
+	done
 
 $(BPERF): $(OBJS) | libbpf-check
 	$(call msg,LINK,$@)
