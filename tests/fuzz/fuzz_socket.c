@@ -41,7 +41,7 @@
 #include "events/cgroup.h"
 
 #define NR_CONNS 64		/* more than CLIENT_MAX_CONNS_PER_UID */
-#define MAX_FDS 71		/* more than BPERF_PROTO_MAX_IDS, less than SCM_MAX_FD (253) */
+#define MAX_FDS 71		/* more than BPERF_PROTO_MAX_IDS */
 #define MAX_SESSIONS 2		/* daemon.max-sessions-per-user: small, so that it is reached */
 #define NOBODY 65534
 #define NOGROUP 65533		/* not the policy group */
@@ -266,28 +266,14 @@ static void check_server(const struct client_server *s)
 	ASSERT(st.max_uid_active <= st.max_sessions_per_user);
 }
 
-/* Sends one message with its fds (more than proto_send() takes); sendmsg()'s result. */
-static ssize_t send_msg(int fd, const void *buf, size_t len, const unsigned char *kinds,
-			int nr_fds)
+/* Sends one message with nr_fds fds of the kinds asked; sendmsg()'s result. */
+static ssize_t send_msg(int fd, const void *buf, size_t len, unsigned char kinds, int nr_fds)
 {
-	char cbuf[CMSG_SPACE(MAX_FDS * sizeof(int))] = { 0 };
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-	struct cmsghdr *cm;
-	int i, *fds;
+	int fds[MAX_FDS], i;
 
-	if (nr_fds) {
-		msg.msg_control = cbuf;
-		msg.msg_controllen = CMSG_SPACE(nr_fds * sizeof(int));
-		cm = CMSG_FIRSTHDR(&msg);
-		cm->cmsg_level = SOL_SOCKET;
-		cm->cmsg_type = SCM_RIGHTS;
-		cm->cmsg_len = CMSG_LEN(nr_fds * sizeof(int));
-		fds = (int *)CMSG_DATA(cm);
-		for (i = 0; i < nr_fds; i++)
-			fds[i] = F.kinds[(*kinds >> (2 * (i % 4))) & 3];
-	}
-	return sendmsg(fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+	for (i = 0; i < nr_fds; i++)
+		fds[i] = F.kinds[(kinds >> (2 * (i % 4))) & 3];
+	return proto_send(fd, buf, len, fds, nr_fds);
 }
 
 /* The client ends connection k; the daemon reads the end. */
@@ -350,7 +336,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (conns[k] < 0)
 				continue;
 		}
-		sent = send_msg(conns[k], msg, len, &kind, nr_fds);
+		sent = send_msg(conns[k], msg, len, kind, nr_fds);
 		run_loop(l);
 		if (!drain(conns[k], &replies))
 			client_hang_up(l, conns, k);
@@ -422,6 +408,17 @@ static FILE *seed_file(const char *dir, const char *name)
 	return f;
 }
 
+/* As root: a whole session of o by root, by a user of the policy group, by another. */
+static void seed_sessions(const char *dir, const char *name, const struct bperf_req *o,
+			  int nr_fds, int kinds)
+{
+	FILE *f = seed_file(dir, name);
+
+	for (int conn = 0; conn < 3; conn++)
+		put_session(f, conn, nr_fds, kinds, o);
+	fclose(f);
+}
+
 static void write_seeds(const char *dir)
 {
 	struct bperf_req o = { .target = TGT_PID, .nr_ids = 1 };
@@ -433,35 +430,22 @@ static void write_seeds(const char *dir)
 	o.attr.config = PERF_COUNT_SW_PAGE_FAULTS;
 	o.attr.exclude_kernel = 1;
 	o.attr.exclude_hv = 1;
-	f = seed_file(dir, "pid");
-	put_session(f, 1, 1, FD_SELF, &o);
-	put_session(f, 0, 1, FD_SELF, &o);
-	fclose(f);
-	f = seed_file(dir, "workload");
+	seed_sessions(dir, "pid", &o, 1, FD_SELF);
 	o.target = TGT_WORKLOAD;
 	o.inherit = 1;
-	put_session(f, 2, 1, FD_SELF, &o);
-	put_session(f, 3, 1, FD_GONE, &o);
-	fclose(f);
-	f = seed_file(dir, "tid_numbers");
+	seed_sessions(dir, "workload", &o, 1, FD_SELF);
+	seed_sessions(dir, "gone", &o, 1, FD_GONE);
 	o.target = TGT_TID;
 	o.ids[0] = getpid();
-	put_session(f, 1, 0, 0, &o);
-	fclose(f);
-	f = seed_file(dir, "cpus");
+	seed_sessions(dir, "tid_numbers", &o, 0, 0);
 	o.target = TGT_CPUS;
 	o.attr.config = PERF_COUNT_SW_CPU_CLOCK;
 	o.nr_ids = 2;
 	o.ids[0] = 0;
 	o.ids[1] = 1;
-	put_session(f, 1, 0, 0, &o);
-	put_session(f, 2, 0, 0, &o);
-	fclose(f);
-	f = seed_file(dir, "cgroup");
+	seed_sessions(dir, "cpus", &o, 0, 0);
 	o.target = TGT_CGROUP;
-	put_session(f, 1, 1, FD_CGROUP, &o);
-	put_session(f, 2, 1, FD_CGROUP, &o);
-	fclose(f);
+	seed_sessions(dir, "cgroup", &o, 1, FD_CGROUP);
 	/* past the limits: opens on one connection, sessions of one user, connections */
 	f = seed_file(dir, "limits");
 	o.target = TGT_PID;
