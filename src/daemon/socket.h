@@ -12,7 +12,11 @@
 #include "daemon.h"
 #include "loop.h"
 
-/* What one client may hold: root's connections count against the first two only. */
+/*
+ * What clients may hold, root's too: connections in all and of one uid, sessions of one
+ * connection (daemon.max-sessions-per-user, the connections of one user holding sessions, leaves
+ * root out).
+ */
 #define CLIENT_MAX_CONNS 256
 #define CLIENT_MAX_CONNS_PER_UID 32
 #define CLIENT_MAX_OPENS_PER_CONN 64
