@@ -11,7 +11,8 @@
  * struct bperf_req of the right version with the body at its start, bit 7: the client hangs up
  * after it), the number of fds (mod 72), their kinds (2 bits per fd, repeating: /dev/null, a
  * pidfd of this process, a pidfd of a process gone, perf's cgroup mount), the body's length
- * (16 bits, little-endian; a message of other than full size is up to 64 bytes too long).
+ * (16 bits, little-endian: the message's own length but for a full one, at most 64 bytes more
+ * than the struct).
  * As root, a quarter of the connections are root's, the others nobody's (one in three of those
  * in daemon.allow-system-wide-group), so that per-user limits are reached.
  *
