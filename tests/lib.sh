@@ -170,6 +170,38 @@ mount_bpffs() {
 	fi
 }
 
+# fuzz_build LOG: `make fuzz-build`, one test at a time (the fuzz tests run beside each other and
+# would build the same objects at once); skips where clang cannot link libFuzzer.
+fuzz_build() {
+	local log=$1 t
+
+	require_cmd clang
+	require_cmd flock
+	mkdir -p "$REPO_TOP/.output"
+	flock "$REPO_TOP/.output/.fuzz-build.lock" make -C "$REPO_TOP" --no-print-directory -s \
+		-j"$(nproc)" fuzz-build >"$log" 2>&1 && return 0
+	t=$(dirname "$log")/libfuzzer_probe
+	echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' >"$t.c"
+	clang -fsanitize=fuzzer,address,undefined -o "$t" "$t.c" >/dev/null 2>&1 ||
+		skip "clang cannot link libFuzzer (install libclang-rt-$(clang -dumpversion |
+			cut -d. -f1)-dev: make deps)"
+	tail -n 20 "$log"
+	fail "make fuzz-build failed"
+}
+
+# fuzz_run TARGET LOG: tests/fuzz/run.sh TARGET (FUZZ_SECONDS); prints libFuzzer's final figures
+# and fails on whatever it found.
+fuzz_run() {
+	local rc=0
+
+	"$REPO_TOP/tests/fuzz/run.sh" "$1" >"$2" 2>&1 || rc=$?
+	grep -E '^#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::new_units_added' "$2"
+	if [ "$rc" -ne 0 ]; then
+		grep -E -A 12 '^fuzz_[a-z]+\.c:[0-9]+: |ERROR|runtime error|SUMMARY' "$2" | head -n 40
+		fail "the fuzzer found a problem (exit $rc); reproducer in .output/fuzz/$1/"
+	fi
+}
+
 # mask_numbers [SEP]: filter comparing the content of perf stat outputs whose numbers differ.
 # Each number (digits, with '.' or ',' between digit groups: 1,234.56 or de_DE 1.234,56) becomes
 # a single N, runs of blanks become one blank and trailing blanks go. With -x SEP output, pass SEP

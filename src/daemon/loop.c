@@ -128,33 +128,38 @@ static void reap_removed(struct loop *l)
 	}
 }
 
-int loop_run(struct loop *l)
+int loop_run_once(struct loop *l, int timeout_ms)
 {
 	struct epoll_event evs[32];
+	int n = epoll_wait(l->epfd, evs, ARRAY_SIZE(evs), timeout_ms);
 
+	if (n < 0)
+		return -errno;
+	for (int i = 0; i < n && !l->stopped; i++) {
+		struct watch *w = evs[i].data.ptr;
+
+		if (w->removed)
+			continue;
+		if (w->timer) {
+			unsigned long long expirations;
+
+			if (read(w->fd, &expirations, sizeof(expirations)) < 0)
+				continue;
+		}
+		w->fn(w->arg, w->fd, evs[i].events);
+	}
+	reap_removed(l);
+	return n;
+}
+
+int loop_run(struct loop *l)
+{
 	l->stopped = false;
 	while (!l->stopped) {
-		int n = epoll_wait(l->epfd, evs, ARRAY_SIZE(evs), -1);
+		int n = loop_run_once(l, -1);
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		for (int i = 0; i < n && !l->stopped; i++) {
-			struct watch *w = evs[i].data.ptr;
-
-			if (w->removed)
-				continue;
-			if (w->timer) {
-				unsigned long long expirations;
-
-				if (read(w->fd, &expirations, sizeof(expirations)) < 0)
-					continue;
-			}
-			w->fn(w->arg, w->fd, evs[i].events);
-		}
-		reap_removed(l);
+		if (n < 0 && n != -EINTR)
+			return n;
 	}
 	return l->status;
 }

@@ -23,6 +23,11 @@ void loop_del(struct loop *l, int fd);
 int loop_add_timer(struct loop *l, unsigned int interval_ms, loop_fn fn, void *arg);
 /* Runs until loop_stop(); returns the status given to it. */
 int loop_run(struct loop *l);
+/*
+ * One wait of up to timeout_ms (-1: until something happens) and the callbacks it brings (what
+ * loop_run() repeats); the number of events, or -errno.
+ */
+int loop_run_once(struct loop *l, int timeout_ms);
 void loop_stop(struct loop *l, int status);
 /* Frees the loop; every fd still watched is closed. */
 void loop_free(struct loop *l);

@@ -18,6 +18,8 @@
 #define BPERF_PROTO_VERSION 1
 #define BPERF_PROTO_MAX_IDS 64
 #define BPERF_PROTO_MAX_CPUS 1024
+/* What one message can carry (the kernel's SCM_MAX_FD): tests send more than the daemon takes */
+#define BPERF_PROTO_SEND_MAX_FDS 253
 
 enum bperf_msg {
 	MSG_HELLO = 1,
@@ -60,20 +62,20 @@ struct bperf_reply {
 };
 
 /*
- * proto_send: one message of len bytes on sock, with nr_fds (at most BPERF_PROTO_MAX_IDS) fds
- * passed as SCM_RIGHTS; sendmsg()'s result. Inline: the test helpers that speak the protocol
+ * proto_send: one message of len bytes on sock, with nr_fds (at most BPERF_PROTO_SEND_MAX_FDS)
+ * fds passed as SCM_RIGHTS; sendmsg()'s result. Inline: the test helpers that speak the protocol
  * link no bperf objects.
  */
 static inline ssize_t proto_send(int sock, const void *buf, size_t len, const int *fds,
 				 int nr_fds)
 {
-	char cbuf[CMSG_SPACE(BPERF_PROTO_MAX_IDS * sizeof(int))] = { 0 };
+	char cbuf[CMSG_SPACE(BPERF_PROTO_SEND_MAX_FDS * sizeof(int))] = { 0 };
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
 	struct cmsghdr *cm;
 	ssize_t n;
 
-	if (nr_fds > BPERF_PROTO_MAX_IDS)
+	if (nr_fds > BPERF_PROTO_SEND_MAX_FDS)
 		return -1;
 	if (nr_fds > 0) {
 		msg.msg_control = cbuf;

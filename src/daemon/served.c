@@ -56,8 +56,9 @@ static int unpriv_slots(const struct served *sv, __u32 link_id)
 	return n;
 }
 
-int served_open(struct served *sv, const struct perf_event_attr *attr,
-		const struct leader_session_spec *spec, bool unpriv, struct served_session *out)
+static int served_open(struct served *sv, const struct perf_event_attr *attr,
+		       const struct leader_session_spec *spec, bool unpriv,
+		       struct served_session *out)
 {
 	struct served_leader *l = find_leader(sv, attr);
 	bool have = l != NULL;
@@ -101,24 +102,24 @@ int served_open(struct served *sv, const struct perf_event_attr *attr,
 	return 0;
 }
 
-int served_set_enabled(struct served_session *s, bool enabled)
+static int served_set_enabled(struct served_session *s, bool enabled)
 {
 	return shared_slot_set_enabled(&s->slot, enabled);
 }
 
-int served_read(struct served_session *s, struct bpf_perf_event_value *per_cpu)
+static int served_read(struct served_session *s, struct bpf_perf_event_value *per_cpu)
 {
 	int err = leader_sync(&s->leader->h);
 
 	return err ? err : shared_slot_read(&s->slot, 0, per_cpu);
 }
 
-unsigned int served_nr_cpus(const struct served_session *s)
+static unsigned int served_nr_cpus(const struct served_session *s)
 {
 	return s->leader->h.nr_cpus;
 }
 
-void served_close(struct served *sv, struct served_session *s)
+static void served_close(struct served *sv, struct served_session *s)
 {
 	struct served_leader *l = s->leader;
 
@@ -133,3 +134,12 @@ void served_close(struct served *sv, struct served_session *s)
 		drop_leader(sv, l);
 	memset(s, 0, sizeof(*s));
 }
+
+const struct served_ops served_bpf_ops = {
+	.kernel_check = policy_kernel_check,
+	.open = served_open,
+	.set_enabled = served_set_enabled,
+	.read = served_read,
+	.nr_cpus = served_nr_cpus,
+	.close = served_close,
+};

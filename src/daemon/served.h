@@ -11,17 +11,20 @@
 #include <stdbool.h>
 
 #include "../counters/shared.h"
+#include "policy.h"
 
 struct served_leader;
+struct served_ops;
 
 struct served {
+	const struct served_ops *ops;
 	const char *map_path;
 	int verbose;
 	struct served_leader *leaders;
 };
 
 struct served_session {
-	struct served_leader *leader;
+	struct served_leader *leader;	/* the backend's (a fake one defines its own) */
 	struct shared_slot slot;
 	bool unpriv;		/* a non-root client's: counts against the half */
 };
@@ -30,17 +33,31 @@ struct served_session {
 #define SERVED_MAX_UNPRIV_SLOTS (LEADER_MAX_SESSIONS / 2)
 
 /*
- * Claims a slot for spec in the leader of attr (taken, or made, as bperf stat's shared backend
- * does). 0, -EUSERS (the half is taken), -ENOSPC (the leader is full), or another -errno.
+ * What the daemon's client socket counts with: served_bpf_ops (the leaders, and the kernel's
+ * word through policy_kernel_check), or a fake that loads nothing, so that tests/fuzz/ can drive
+ * the socket unprivileged and fast.
  */
-int served_open(struct served *sv, const struct perf_event_attr *attr,
-		const struct leader_session_spec *spec, bool unpriv, struct served_session *out);
-int served_set_enabled(struct served_session *s, bool enabled);
-/* Brings the leader up to date and reads the slot's counts per possible CPU. */
-int served_read(struct served_session *s, struct bpf_perf_event_value *per_cpu);
-/* The number of possible CPUs the session's readings have. */
-unsigned int served_nr_cpus(const struct served_session *s);
-/* Frees the slot, and the leader once the daemon holds no slot in it. */
-void served_close(struct served *sv, struct served_session *s);
+struct served_ops {
+	/* policy_kernel_check(): whether the kernel lets p count attr on t */
+	int (*kernel_check)(const struct peer *p, const struct perf_event_attr *attr,
+			    const struct policy_target *t);
+	/*
+	 * Claims a slot for spec in the leader of attr (taken, or made, as bperf stat's shared
+	 * backend does). 0, -EUSERS (the half is taken), -ENOSPC (the leader is full), or another
+	 * -errno.
+	 */
+	int (*open)(struct served *sv, const struct perf_event_attr *attr,
+		    const struct leader_session_spec *spec, bool unpriv,
+		    struct served_session *out);
+	int (*set_enabled)(struct served_session *s, bool enabled);
+	/* Brings the leader up to date and reads the slot's counts per possible CPU. */
+	int (*read)(struct served_session *s, struct bpf_perf_event_value *per_cpu);
+	/* The number of possible CPUs the session's readings have (at most LEADER_MAX_CPUS). */
+	unsigned int (*nr_cpus)(const struct served_session *s);
+	/* Frees the slot, and the leader once the daemon holds no slot in it. */
+	void (*close)(struct served *sv, struct served_session *s);
+};
+
+extern const struct served_ops served_bpf_ops;
 
 #endif

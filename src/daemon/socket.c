@@ -31,9 +31,6 @@
 #include "proto.h"
 #include "served.h"
 
-#define MAX_CONNS 256
-#define MAX_CONNS_PER_UID 32
-#define MAX_OPENS_PER_CONN 64
 #define MAX_THREADS_PER_OPEN 1024
 #define HELLO_TIMEOUT_NS (5 * 1000000000ull)
 #define MAX_PEER_GROUPS 65536
@@ -59,7 +56,7 @@ struct conn {
 	struct uid_count *uc;
 	bool hello;
 	unsigned long long accepted_ns;
-	struct client_session *sessions[MAX_OPENS_PER_CONN];
+	struct client_session *sessions[CLIENT_MAX_OPENS_PER_CONN];
 	int nr_sessions;
 	__u32 next_id;
 	struct conn *next;
@@ -148,7 +145,7 @@ static void session_free(struct conn *c, int idx)
 {
 	struct client_session *cs = c->sessions[idx];
 
-	served_close(&c->srv->served, &cs->s);
+	c->srv->served.ops->close(&c->srv->served, &cs->s);
 	free(cs);
 	c->sessions[idx] = NULL;
 	if (--c->nr_sessions == 0)
@@ -161,7 +158,7 @@ static void conn_close(struct conn *c)
 	struct conn **p;
 	int i;
 
-	for (i = 0; i < MAX_OPENS_PER_CONN; i++)
+	for (i = 0; i < CLIENT_MAX_OPENS_PER_CONN; i++)
 		if (c->sessions[i])
 			session_free(c, i);
 	loop_del(s->loop, c->fd);
@@ -398,7 +395,7 @@ static int find_session(struct conn *c, __u32 id)
 {
 	int i;
 
-	for (i = 0; i < MAX_OPENS_PER_CONN; i++)
+	for (i = 0; i < CLIENT_MAX_OPENS_PER_CONN; i++)
 		if (c->sessions[i] && c->sessions[i]->id == id)
 			return i;
 	return -1;
@@ -428,7 +425,7 @@ static int check_open(struct conn *c, const struct bperf_req *req, const struct 
 			attr.exclude_hv = 1;
 		}
 	}
-	return policy_kernel_check(&c->peer, &attr, &pt);
+	return s->served.ops->kernel_check(&c->peer, &attr, &pt);
 }
 
 static int do_open(struct conn *c, const struct bperf_req *req, const int *fds, int nr_fds,
@@ -440,7 +437,7 @@ static int do_open(struct conn *c, const struct bperf_req *req, const int *fds, 
 	struct open_target *t;
 	int i, slot, err;
 
-	if (c->nr_sessions >= MAX_OPENS_PER_CONN)
+	if (c->nr_sessions >= CLIENT_MAX_OPENS_PER_CONN)
 		return -EUSERS;
 	if (!c->nr_sessions && c->peer.uid && c->uc->active >= s->max_sessions)
 		return -EUSERS;
@@ -473,7 +470,7 @@ static int do_open(struct conn *c, const struct bperf_req *req, const int *fds, 
 		spec.inherit = req->inherit;
 		spec.exec_tgid = t->exec_tgid;
 	}
-	err = served_open(&s->served, &req->attr, &spec, c->peer.uid != 0, &cs->s);
+	err = s->served.ops->open(&s->served, &req->attr, &spec, c->peer.uid != 0, &cs->s);
 	if (err) {
 		free(cs);
 		goto out;
@@ -496,13 +493,13 @@ out:
 static int do_read(struct conn *c, struct client_session *cs, __u32 *nr_values)
 {
 	struct client_server *s = c->srv;
-	unsigned int nr_cpus = served_nr_cpus(&cs->s), cpu;
+	unsigned int nr_cpus = s->served.ops->nr_cpus(&cs->s), cpu;
 	struct bpf_perf_event_value *out = s->reply->values;
 	int err;
 
 	if (nr_cpus > BPERF_PROTO_MAX_CPUS)
 		nr_cpus = BPERF_PROTO_MAX_CPUS;
-	err = served_read(&cs->s, s->per_cpu);
+	err = s->served.ops->read(&cs->s, s->per_cpu);
 	if (err)
 		return err;
 	if (cs->per_cpu) {
@@ -559,7 +556,8 @@ static bool handle_request(struct conn *c, const struct bperf_req *req, const in
 	switch (req->type) {
 	case MSG_ENABLE:
 	case MSG_DISABLE:
-		err = served_set_enabled(&c->sessions[idx]->s, req->type == MSG_ENABLE);
+		err = c->srv->served.ops->set_enabled(&c->sessions[idx]->s,
+						      req->type == MSG_ENABLE);
 		break;
 	case MSG_READ:
 		err = do_read(c, c->sessions[idx], &nr_values);
@@ -662,34 +660,34 @@ static void refuse_close(int fd)
 	close(fd);
 }
 
-static void on_accept(void *arg, int fd, unsigned int revents)
+int client_server_adopt(struct client_server *s, int cfd)
 {
-	struct client_server *s = arg;
 	struct uid_count *uc;
 	struct conn *c;
-	int cfd;
+	int err;
 
-	cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-	if (cfd < 0)
-		return;
 	c = xzalloc(sizeof(*c));
 	c->srv = s;
 	c->fd = cfd;
-	if (peer_credentials(cfd, &c->peer)) {
+	err = peer_credentials(cfd, &c->peer);
+	if (err) {
 		close(cfd);
 		free(c);
-		return;
+		return err;
 	}
 	uc = uid_count_get(s, c->peer.uid);
-	if (s->nr_conns >= MAX_CONNS || uc->conns >= MAX_CONNS_PER_UID ||
-	    loop_add(s->loop, cfd, EPOLLIN, on_conn, c)) {
+	if (s->nr_conns >= CLIENT_MAX_CONNS || uc->conns >= CLIENT_MAX_CONNS_PER_UID)
+		err = -EUSERS;
+	else
+		err = loop_add(s->loop, cfd, EPOLLIN, on_conn, c);
+	if (err) {
 		/* said to the client, whose HELLO finds this reply */
 		send_reply(c, 0, -EUSERS, 0, 0);
 		uid_count_put(s, uc);
 		refuse_close(cfd);
 		free(c->peer.groups);
 		free(c);
-		return;
+		return err;
 	}
 	c->uc = uc;
 	uc->conns++;
@@ -697,6 +695,15 @@ static void on_accept(void *arg, int fd, unsigned int revents)
 	c->next = s->conns;
 	s->conns = c;
 	s->nr_conns++;
+	return 0;
+}
+
+static void on_accept(void *arg, int fd, unsigned int revents)
+{
+	int cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+	if (cfd >= 0)
+		client_server_adopt(arg, cfd);
 }
 
 /* Connections that never said HELLO go after HELLO_TIMEOUT_NS. */
@@ -711,6 +718,45 @@ static void on_timer(void *arg, int fd, unsigned int revents)
 		if (!c->hello && now - c->accepted_ns > HELLO_TIMEOUT_NS)
 			conn_close(c);
 	}
+}
+
+bool client_server_stats(const struct client_server *s, struct client_server_stats *st)
+{
+	const struct uid_count *u;
+	const struct conn *c;
+	bool ok = true;
+	int i, n;
+
+	memset(st, 0, sizeof(*st));
+	st->max_sessions_per_user = s->max_sessions;
+	for (c = s->conns; c; c = c->next) {
+		for (i = n = 0; i < CLIENT_MAX_OPENS_PER_CONN; i++)
+			n += c->sessions[i] != NULL;
+		ok &= n == c->nr_sessions && c->uc->uid == c->peer.uid;
+		st->nr_conns++;
+		st->nr_sessions += n;
+		if (n > st->max_conn_sessions)
+			st->max_conn_sessions = n;
+	}
+	ok &= st->nr_conns == s->nr_conns;
+	for (u = s->uids; u; u = u->next) {
+		int conns = 0, active = 0;
+
+		for (c = s->conns; c; c = c->next) {
+			if (c->uc != u)
+				continue;
+			conns++;
+			active += c->nr_sessions > 0;
+		}
+		/* an entry is freed with its uid's last connection */
+		ok &= conns == u->conns && active == u->active && conns > 0;
+		st->nr_uids++;
+		if (conns > st->max_uid_conns)
+			st->max_uid_conns = conns;
+		if (u->uid && active > st->max_uid_active)
+			st->max_uid_active = active;
+	}
+	return ok;
 }
 
 /* ---- the socket --------------------------------------------------------------------------- */
@@ -810,33 +856,46 @@ static void resolve_group(struct client_server *s, const char *name)
 	       "system-wide counting", name);
 }
 
-int client_server_start(struct loop *l, const struct daemon_config *cfg,
-			struct client_server **out)
+struct client_server *client_server_new(struct loop *l, const struct daemon_config *cfg,
+					const struct served_ops *ops)
 {
 	struct client_server *s = xzalloc(sizeof(*s));
-	int err;
 
-	*out = NULL;
 	s->loop = l;
-	s->listen_fd = s->timer_fd = -1;
+	s->listen_fd = -1;
 	s->max_sessions = cfg->max_sessions_per_user > 0 ? cfg->max_sessions_per_user :
 			  BPERF_DAEMON_MAX_SESSIONS_PER_USER;
+	s->served.ops = ops ? ops : &served_bpf_ops;
 	s->served.map_path = cfg->attr_map ? cfg->attr_map : DEFAULT_ATTR_MAP_PATH;
 	s->served.verbose = cfg->verbose;
 	resolve_group(s, cfg->allow_group);
+	s->reply = xzalloc(reply_size(BPERF_PROTO_MAX_CPUS));
+	s->per_cpu = xzalloc(LEADER_MAX_CPUS * sizeof(*s->per_cpu));
+	s->timer_fd = loop_add_timer(l, 1000, on_timer, s);
+	if (s->timer_fd < 0) {
+		pr_err("bperf daemon: a timer for the client socket: %s", strerror(-s->timer_fd));
+		client_server_stop(s);
+		return NULL;
+	}
+	return s;
+}
+
+int client_server_start(struct loop *l, const struct daemon_config *cfg,
+			struct client_server **out)
+{
+	struct client_server *s = client_server_new(l, cfg, NULL);
+	int err;
+
+	*out = NULL;
+	if (!s)
+		return -ENOMEM;
 	err = bind_socket(s, cfg->socket_path);
 	if (err) {
-		free(s);
+		client_server_stop(s);
 		return err;
 	}
 	s->path = xstrdup(cfg->socket_path);
-	s->reply = xzalloc(reply_size(BPERF_PROTO_MAX_CPUS));
-	s->per_cpu = xzalloc(LEADER_MAX_CPUS * sizeof(*s->per_cpu));
 	err = loop_add(l, s->listen_fd, EPOLLIN, on_accept, s);
-	if (!err) {
-		s->timer_fd = loop_add_timer(l, 1000, on_timer, s);
-		err = s->timer_fd < 0 ? s->timer_fd : 0;
-	}
 	if (err) {
 		pr_err("bperf daemon: %s: %s", s->path, strerror(-err));
 		client_server_stop(s);

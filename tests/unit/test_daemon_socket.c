@@ -176,20 +176,12 @@ out:
  * short one, and one with more fds than the protocol takes (the kernel drops the rest). */
 static int send_fds(int sock, size_t len, int nr_fds)
 {
-	char cbuf[CMSG_SPACE((BPERF_PROTO_MAX_IDS + 1) * sizeof(int))] = { 0 };
 	struct bperf_req req = { .version = BPERF_PROTO_VERSION, .type = MSG_HELLO };
-	struct iovec iov = { .iov_base = &req, .iov_len = len };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
-			      .msg_controllen = CMSG_SPACE(nr_fds * sizeof(int)) };
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
-	int *fds = (int *)CMSG_DATA(cm), i, err;
+	int fds[BPERF_PROTO_MAX_IDS + 1], i, err;
 
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(nr_fds * sizeof(int));
 	for (i = 0; i < nr_fds; i++)
 		fds[i] = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	err = sendmsg(sock, &msg, 0) < 0 ? -errno : 0;
+	err = proto_send(sock, &req, len, fds, nr_fds) < 0 ? -errno : 0;
 	for (i = 0; i < nr_fds; i++)
 		close(fds[i]);
 	return err;

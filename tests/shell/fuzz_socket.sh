@@ -1,0 +1,28 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The daemon's client socket under its libFuzzer target (tests/fuzz/fuzz_socket.c: the real
+# receive path, a fake counting backend): each input in tests/fuzz/regress/socket/ first, then a
+# bounded run (FUZZ_SECONDS, default 20) of tests/fuzz/run.sh socket. A crash, a leak (memory or
+# fds), undefined behaviour or a broken invariant (limits, whose slots, one reply per message)
+# fails. Skipped only when clang cannot link libFuzzer.
+#
+# parallel: no BPF, no global setting, no timing (tests/run.sh runs it beside another).
+. "$(dirname "$0")/../lib.sh"
+cd "$REPO_TOP" || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fuzz_build "$tmp/build.log"
+n=0
+for input in tests/fuzz/regress/socket/*; do
+	.output/fuzz/fuzz_socket "$input" >"$tmp/regress.log" 2>&1 || {
+		grep -E -A 12 '^fuzz_socket\.c:[0-9]+: |ERROR|runtime error|SUMMARY' \
+			"$tmp/regress.log" | head -n 40
+		fail "regression input $(basename "$input") fails again"
+	}
+	n=$((n + 1))
+done
+echo "$n regression inputs pass"
+FUZZ_SECONDS=${FUZZ_SECONDS:-20} fuzz_run socket "$tmp/fuzz.log"
+echo "fuzzing found nothing"
