@@ -134,8 +134,10 @@ sys=$(echo "$out" | grep ',system_time,' | cut -d, -f1)
 [ "$sys" = "<not counted>" ] && sys=0
 awk -v ms="$ms" -v dur="$dur" -v user="$user" -v sys="$sys" 'BEGIN {
 	# spin busy-loops until its CPU time reaches 200 ms; exec and start-up add a little (200..210
-	# on a quiet machine; its clock_gettime calls cost more on a loaded one: 295 seen)
-	if (ms < 200 || ms > 400) { print "spin 200: task-clock " ms " msec, expected 200..400"; exit 1 }
+	# on a quiet machine; its clock_gettime calls cost more on a loaded one: 295 seen). Its clock
+	# also holds the forked child'"'"'s time before the exec, which task-clock does not (199.61 seen
+	# on a host running three guests)
+	if (ms < 199 || ms > 400) { print "spin 200: task-clock " ms " msec, expected 199..400"; exit 1 }
 	# one thread: elapsed time covers the CPU time, and little else on an idle machine
 	if (dur / 1e6 < ms || dur / 1e6 > ms * 2) {
 		print "spin 200: duration_time " dur / 1e6 " ms against task-clock " ms " ms"; exit 1
@@ -152,21 +154,22 @@ awk -v ms="$ms" -v dur="$dur" -v user="$user" -v sys="$sys" 'BEGIN {
 # (one thread; a late timer makes an interval longer than 50 ms on a loaded machine), give or
 # take 10%: in the emulated guest of tools/vmtest the task clock runs up to 5% ahead of the
 # interval timestamps
-# interval_sum: the faults of the -I run, summed, against those of a plain run (in retry3)
+# interval_sum: the faults of the -I run, summed, against those of a plain run, and each
+# interval's task-clock against its length (in retry3: an emulated guest on a host busier than its
+# two cores once ran its task clock 25% ahead of the timestamps for an interval)
 interval_sum() {
 	out=$(norandom "$BPERF" stat -x, -I 50 -e page-faults,task-clock "$WORKLOADS/spin" 200 \
 		2>&1 >/dev/null)
-	echo "$out" >"$tmp/interval.out"
 	assert_eq "$(count "$BPERF" page-faults "$WORKLOADS/spin" 200)" \
 		"$(echo "$out" | awk -F, '$4 == "page-faults" { s += $2 } END { print s }')" \
 		"spin 200: page-faults summed over -I 50 intervals"
+	echo "$out" | awk -F, '$4 == "task-clock" {
+		if ($2 < 0 || $2 > ($1 - last) * 1000 * 1.1 + 2) bad = 1
+		last = $1
+	} END { exit bad }' ||
+		fail "spin 200, -I 50: an interval's task-clock exceeds its length: $out"
 }
 retry3 interval_sum || exit 1
-out=$(cat "$tmp/interval.out")
-echo "$out" | awk -F, '$4 == "task-clock" {
-	if ($2 < 0 || $2 > ($1 - last) * 1000 * 1.1 + 2) bad = 1
-	last = $1
-} END { exit bad }' || fail "spin 200, -I 50: an interval's task-clock exceeds its length: $out"
 [ "$(echo "$out" | grep -c ',task-clock,')" -ge 4 ] ||
 	fail "spin 200, -I 50: too few intervals: $out"
 
