@@ -6,15 +6,15 @@
  * its parent's the same (a slice counts in every registered ancestor); dropping the last user
  * frees the index, reclaim frees a slot's, and a freed index comes back zeroed. Each CPU keeps
  * the registered ancestors of the cgroups it ran lately: after a change to the registered set the
- * counts still go where the set says. Prints the
- * time of a thousand registrations and of reading them (one call, and one call per cgroup): the
- * batch reads of a thousand cgroups and five events must take under 50 ms. Needs root, bpffs and a
- * cgroup hierarchy for perf (exit 77 = skipped otherwise).
+ * counts still go where the set says. Prints the time of a thousand registrations and of reading
+ * them (one call, and one call per cgroup): the batch reads of a thousand cgroups and five events
+ * must take under 50 ms. Needs root, bpffs and a cgroup hierarchy for perf (exit 77 = skipped
+ * otherwise).
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <linux/perf_event.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
