@@ -88,7 +88,8 @@ struct {
  * Two generations of the filters (and of the slot table's FILTER_TID slots): BPF adds one to
  * LEADER_GEN_BPF after each change it makes, user space writes a fresh value to LEADER_GEN_USER
  * after each of its own. A cached set of slots is good while both are what they were before it
- * was computed.
+ * was computed. And LEADER_GEN_CG, which user space writes after each change to cg_index: a
+ * cached path is good while it is what it was before the walk.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -105,12 +106,15 @@ struct {
 	__uint(max_entries, LEADER_MAX_CGROUPS);
 } cg_index SEC(".maps");
 
-/* max_entries set by user space before load: LEADER_MAX_CGROUPS * nr_members */
+/*
+ * value_size set by user space before load: nr_members struct bpf_perf_event_value, so that a
+ * slice takes one lookup per cgroup. Sizes, not __type: the BTF type would not match.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__type(key, __u32);
-	__type(value, struct bpf_perf_event_value);
-	__uint(max_entries, 1);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct bpf_perf_event_value));
+	__uint(max_entries, LEADER_MAX_CGROUPS);
 } cg_accum SEC(".maps");
 
 struct {
@@ -158,6 +162,33 @@ struct {
 	__type(value, struct task_slots);
 	__uint(max_entries, LEADER_TASK_SLOTS_ENTRIES);
 } task_slots SEC(".maps");
+
+/*
+ * Per CPU, the registered cgroups (their cg_accum indices) on the paths of the last cgroups
+ * slices ran in, so that a switch between cgroups it saw lately walks no path: the walk costs
+ * up to three kernel reads and two lookups per level. A struct cgroup is known by its address and its
+ * self.serial_nr (a cgroup made later at a freed one's address has another); a path is good
+ * while filter_gen[LEADER_GEN_CG] holds the value it was walked at.
+ */
+struct cg_path {
+	__u64 cgrp;	/* struct cgroup *; 0: never used */
+	__u64 serial_nr;
+	__u64 gen;
+	__u32 nr;
+	__u32 idx[LEADER_CG_MAX_LEVELS];
+};
+
+struct cg_paths {
+	struct cg_path path[LEADER_CG_PATHS];
+	__u32 next;	/* the entry the next miss replaces */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct cg_paths);
+	__uint(max_entries, 1);
+} cg_paths SEC(".maps");
 
 /*
  * One slice of every member, and whom it belongs to, handed to the per-session loop. The time
@@ -212,8 +243,8 @@ struct {
  */
 static bool task_is_gone(struct task_struct *task)
 {
-	return BPF_CORE_READ(task, exit_state) != 0 ||
-	       ((BPF_CORE_READ(task, flags) & PF_EXITING) && !BPF_CORE_READ(task, mm));
+	/* the current task (a trusted pointer): plain loads, not probe reads */
+	return task->exit_state != 0 || ((task->flags & PF_EXITING) && !task->mm);
 }
 
 static bool in_filter(__u32 slot, __u32 tid)
@@ -444,23 +475,29 @@ static __u64 cg_count(const struct slice *sl, __u32 m, __u32 at_switch)
 	return count + at_switch;
 }
 
-/* The walk up from a slice's cgroup through its ancestors, crediting the registered ones. */
-struct cg_walk_ctx {
-	struct slice *sl;
+/*
+ * bpf_loop's context over a path: the walk up from cgrp through its ancestors that collects the
+ * registered ones (collect_level), and the crediting of sl to them (credit_index).
+ */
+struct cg_path_ctx {
+	struct cg_path *path;
 	struct cgroup *cgrp;
+	struct slice *sl;
 	__u32 level;
 	__u32 at_switch;
 };
 
-static long credit_level(__u32 i, void *ctx)
+/* The walk up from a cgroup through its ancestors, collecting the registered ones. */
+static long collect_level(__u32 i, void *ctx)
 {
-	struct cg_walk_ctx *wc = ctx;
+	struct cg_path_ctx *wc = ctx;
+	struct cg_path *path = wc->path;
 	struct leader_cg_users *users;
 	struct leader_cg *cg;
+	__u32 idx, n = path->nr;
 	__u64 id;
-	__u32 m, idx;
 
-	if (i > wc->level)
+	if (i > wc->level || n >= LEADER_CG_MAX_LEVELS)
 		return 1;
 	id = ancestor_id(wc->cgrp, wc->level - i);
 	cg = bpf_map_lookup_elem(&cg_index, &id);
@@ -471,30 +508,76 @@ static long credit_level(__u32 i, void *ctx)
 	users = bpf_map_lookup_elem(&cg_users, &idx);
 	if (!users || users->id != id)
 		return 0;
-	for (m = 0; m < LEADER_MAX_MEMBERS && m < nr_members; m++) {
-		__u32 key = idx * nr_members + m;
-		struct bpf_perf_event_value *acc = bpf_map_lookup_elem(&cg_accum, &key);
+	path->idx[n] = idx;
+	path->nr = n + 1;
+	return 0;
+}
 
-		if (acc)
-			add_slice(acc, wc->sl, m, cg_count(wc->sl, m, wc->at_switch), true);
+/* This CPU's path of cgrp: the one kept, or a fresh walk in place of the oldest. */
+static struct cg_path *find_path(struct cgroup *cgrp)
+{
+	struct cg_path_ctx wc = { .cgrp = cgrp };
+	__u32 zero = 0, key = LEADER_GEN_CG, i;
+	struct cg_paths *paths;
+	struct cg_path *path;
+	__u64 serial, *gen;
+
+	paths = bpf_map_lookup_elem(&cg_paths, &zero);
+	gen = bpf_map_lookup_elem(&filter_gen, &key);
+	if (!paths || !gen)
+		return NULL;
+	serial = BPF_CORE_READ(cgrp, self.serial_nr);
+	for (i = 0; i < LEADER_CG_PATHS; i++) {
+		path = &paths->path[i];
+		if (path->cgrp == (__u64)cgrp && path->serial_nr == serial && path->gen == *gen)
+			return path;
 	}
+	path = &paths->path[paths->next & (LEADER_CG_PATHS - 1)];
+	paths->next++;
+	/* the generation as read before cg_index: a change meanwhile leaves this path stale */
+	path->cgrp = (__u64)cgrp;
+	path->serial_nr = serial;
+	path->gen = *gen;
+	path->nr = 0;
+	wc.path = path;
+	wc.level = BPF_CORE_READ(cgrp, level);
+	bpf_loop(wc.level < LEADER_CG_MAX_LEVELS ? wc.level + 1 : LEADER_CG_MAX_LEVELS,
+		 collect_level, &wc, 0);
+	return path;
+}
+
+/* Every member's count of the slice, to the path's i-th registered cgroup: one lookup. */
+static long credit_index(__u32 i, void *ctx)
+{
+	struct cg_path_ctx *cc = ctx;
+	struct bpf_perf_event_value *acc;
+	__u32 m, idx;
+
+	if (i >= LEADER_CG_MAX_LEVELS)
+		return 1;
+	idx = cc->path->idx[i];
+	acc = bpf_map_lookup_elem(&cg_accum, &idx);
+	if (!acc)
+		return 0;
+	for (m = 0; m < LEADER_MAX_MEMBERS && m < nr_members; m++)
+		add_slice(&acc[m], cc->sl, m, cg_count(cc->sl, m, cc->at_switch), true);
 	return 0;
 }
 
 /*
  * The slice goes to the cgroup it ran in and to every registered ancestor, as perf's cgroup
- * events count their descendants: one hash lookup per level, however many sessions count them.
+ * events count their descendants, once however many sessions count them.
  */
 static void credit_cgroups(struct slice *sl, bool at_switch)
 {
 	struct cgroup *cgrp = (struct cgroup *)sl->start_cgroup;
-	struct cg_walk_ctx wc = { .sl = sl, .cgrp = cgrp, .at_switch = at_switch };
+	struct cg_path_ctx cc = { .sl = sl, .at_switch = at_switch };
 
 	if (!cgrp)
 		return;
-	wc.level = BPF_CORE_READ(cgrp, level);
-	bpf_loop(wc.level < LEADER_CG_MAX_LEVELS ? wc.level + 1 : LEADER_CG_MAX_LEVELS,
-		 credit_level, &wc, 0);
+	cc.path = find_path(cgrp);
+	if (cc.path)
+		bpf_loop(cc.path->nr, credit_index, &cc, 0);
 }
 
 /*

@@ -27,9 +27,10 @@
  *                  bpf_perf_event_value, key slot * LEADER_MAX_MEMBERS + member: per-session sums
  *   filter         HASH struct leader_filter_key -> u8 1: the threads each session counts
  *   cg_index       HASH __u64 cgroup id (kernfs id) -> struct leader_cg: the registered cgroups
- *   cg_accum       PERCPU_ARRAY[LEADER_MAX_CGROUPS * nr_members] of struct bpf_perf_event_value,
- *                  key idx * nr_members + member: the sums of the slices that ran in cgroup idx
- *                  or below it, monotonic (sessions take differences)
+ *   cg_accum       PERCPU_ARRAY[LEADER_MAX_CGROUPS], key idx, value nr_members struct
+ *                  bpf_perf_event_value (value size set before load, so no BTF type: raw
+ *                  bytes): every member's sums of the slices that ran in cgroup idx or below
+ *                  it, monotonic (sessions take differences)
  *   cg_users       ARRAY[LEADER_MAX_CGROUPS] of struct leader_cg_users: which cgroup an index is
  *                  for (0: free) and which slots use it; user space's bookkeeping, which the
  *                  leader checks an index against before adding to it
@@ -39,7 +40,8 @@
  *                  they make to filter (a child joins, an exiting task leaves).
  *                  LEADER_GEN_USER: user space writes a fresh non-zero value after each change
  *                  it makes to filter or to a slot (claim, release), never its old value plus
- *                  one (see leader_slots.c)
+ *                  one (see leader_slots.c). LEADER_GEN_CG: the same, after each change
+ *                  to cg_index (a cgroup registered or freed): each CPU's cg_paths go stale
  *   pending_owner  PERCPU_ARRAY[1] of struct pending (a bitmap of slots): the sessions the
  *                  context-switch increment pending on this CPU belongs to
  *   slice_buf      PERCPU_ARRAY[1] of struct slice: the slice being credited (too big for the
@@ -48,14 +50,16 @@
  *   task_slots     PERCPU_ARRAY[LEADER_TASK_SLOTS_ENTRIES] of struct task_slots, key tid's low
  *                  bits: per CPU, the thread slots that count a recent thread, with the tid and
  *                  the filter_gen values they were found at (stale once either moved)
+ *   cg_paths       PERCPU_ARRAY[1] of struct cg_paths: per CPU, the registered cgroups on
+ *                  the paths of the last LEADER_CG_PATHS cgroups slices ran in
  *   leader_b.rodata  the constants set before load: nr_members, nr_cpus, prev_owner_members,
  *                  attr_key, which a session compares with its own key before adopting a leader,
  *                  and member_attrs, each member's attr (for sessions that find the leader
  *                  under a member key)
  *   leader_b.bss   foreign_syncs (upstream perf's followers may be attached)
- * pending_owner, slice_buf, task_slots and .bss are the programs' own: bperf never touches them
- * (test_leader_load reads foreign_syncs); struct pending, slice and task_slots are in
- * leader.bpf.c.
+ * pending_owner, slice_buf, task_slots, cg_paths and .bss are the programs' own: bperf never
+ * touches them (test_leader_load reads foreign_syncs); struct pending, slice, task_slots and
+ * cg_paths are in leader.bpf.c.
  */
 #ifndef BPERF_BPF_LEADER_H
 #define BPERF_BPF_LEADER_H
@@ -70,7 +74,8 @@
 /* filter_gen's elements */
 #define LEADER_GEN_BPF 0
 #define LEADER_GEN_USER 1
-#define LEADER_NR_GENS 2
+#define LEADER_GEN_CG 2
+#define LEADER_NR_GENS 3
 /*
  * Registered cgroups per leader (fixed: cg_accum takes 24 bytes per cgroup, member and CPU,
  * 96 KiB per member per CPU), and how many levels up from a slice's cgroup the leader looks for
@@ -78,6 +83,8 @@
  */
 #define LEADER_MAX_CGROUPS 4096
 #define LEADER_CG_MAX_LEVELS 64
+/* cgroups whose paths each CPU keeps (cg_paths): a switch back and forth needs 2 */
+#define LEADER_CG_PATHS 4
 /* Room for the attr map key a leader counts (struct perf_event_attr, any version). */
 #define LEADER_KEY_SIZE 256
 /* on_switch's return value when a test run found another reading in progress on its CPU */
@@ -104,9 +111,9 @@
 /*
  * Bumped whenever the maps' layout or a slot's meaning changes: a leader of another version is
  * not shared (6: filter_gen, which every change to the filters must bump; 7: per-cgroup sums;
- * 8: member_attrs in .rodata).
+ * 8: member_attrs in .rodata; 9: one cg_accum element per cgroup, LEADER_GEN_CG).
  */
-#define LEADER_ABI_VERSION 8
+#define LEADER_ABI_VERSION 9
 
 /*
  * Marks in perf_event_attr's __reserved_2 (which the kernel requires to be zero, so upstream

@@ -162,7 +162,15 @@ struct kernfs_node {
 	u64 id;
 } __attribute__((preserve_access_index));
 
+struct cgroup;
+
+struct cgroup_subsys_state {
+	struct cgroup *cgroup;
+	u64 serial_nr;			/* unique for the boot: a reused struct has another */
+} __attribute__((preserve_access_index));
+
 struct cgroup {
+	struct cgroup_subsys_state self;
 	int level;
 	struct kernfs_node *kn;
 	struct cgroup *ancestors[];	/* Linux 6.0+ */
@@ -171,10 +179,6 @@ struct cgroup {
 struct cgroup___ids {
 	int level;
 	u64 ancestor_ids[];		/* before Linux 6.0 */
-} __attribute__((preserve_access_index));
-
-struct cgroup_subsys_state {
-	struct cgroup *cgroup;
 } __attribute__((preserve_access_index));
 
 struct css_set {

@@ -546,7 +546,7 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	if (!skel)
 		return -errno ? -errno : -ENOMEM;
 	bpf_map__set_max_entries(skel->maps.events, nr_cpus * nr);
-	bpf_map__set_max_entries(skel->maps.cg_accum, LEADER_MAX_CGROUPS * nr);
+	bpf_map__set_value_size(skel->maps.cg_accum, nr * sizeof(struct bpf_perf_event_value));
 	skel->rodata->nr_members = nr;
 	skel->rodata->nr_cpus = nr_cpus;
 	skel->rodata->prev_owner_members = context_switch_members(attrs, nr);

@@ -102,6 +102,15 @@ int leader_slot_claim(struct leader_handle *h, const struct leader_session_spec 
 bool leader_slot_release(struct leader_handle *h, __u32 slot);
 int leader_slot_set_enabled(struct leader_handle *h, __u32 slot, bool enabled);
 
+/*
+ * After a change to what the leader's caches hold: filter or a thread slot (LEADER_GEN_USER),
+ * cg_index (LEADER_GEN_CG). Writes a fresh value to filter_gen[gen], never the old one plus one:
+ * a read-modify-write from two sessions at once (the attr map lock is all that orders them)
+ * could bring back a value that some CPU's cache was filled at. Never 0, which marks no entry
+ * valid.
+ */
+void leader_gen_bump(const struct leader_handle *h, __u32 gen);
+
 /* The leader's leader_state (its one element); 0 or -errno. */
 int leader_read_state(const struct leader_handle *h, struct leader_state *st);
 int leader_write_state(const struct leader_handle *h, const struct leader_state *st);

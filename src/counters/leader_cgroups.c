@@ -5,7 +5,13 @@
  * every CPU and claimed in cg_users before its id goes in cg_index; a freed one leaves cg_index
  * first, then cg_users, and then a run of the leader on every CPU waits for the readings that
  * may have found it before (they run with interrupts off, so the test run comes after them):
- * from then on nothing adds to it, and it can be zeroed for its next cgroup.
+ * from then on nothing adds to it, and it can be zeroed for its next cgroup. Each change to
+ * cg_index is followed by a fresh filter_gen[LEADER_GEN_CG] (before that wait, for a freed one):
+ * the leader keeps each CPU's recent cgroups' lists of registered ancestors and trusts them, with
+ * no cg_users check, while that generation holds.
+ *
+ * cg_accum has one element per index: every member's sums, struct bpf_perf_event_value each,
+ * for each possible CPU in turn (cpu * nr_members + member).
  */
 #include <bpf/bpf.h>
 #include <errno.h>
@@ -50,13 +56,17 @@ static int find_index(const struct leader_handle *h, __u64 id, __u32 *idx,
 	return 0;
 }
 
-/* Frees idx (the caller then runs the leader on every CPU); the cursor goes back to it. */
+/*
+ * Frees idx (the caller then runs the leader on every CPU, after which nothing adds to it); the
+ * cursor goes back to it.
+ */
 static void free_index(const struct leader_handle *h, __u32 idx, __u64 id, struct leader_state *st)
 {
 	struct leader_cg_users none = { 0 };
 
 	bpf_map_delete_elem(h->cg_index_fd, &id);
 	bpf_map_update_elem(h->cg_users_fd, &idx, &none, BPF_ANY);
+	leader_gen_bump(h, LEADER_GEN_CG);
 	if (st->nr_cgroups)
 		st->nr_cgroups--;
 	if (idx < st->cg_cursor)
@@ -65,15 +75,10 @@ static void free_index(const struct leader_handle *h, __u32 idx, __u64 id, struc
 
 static int zero_sums(const struct leader_handle *h, __u32 idx)
 {
-	struct bpf_perf_event_value *zeros = xzalloc(h->nr_cpus * sizeof(*zeros));
-	__u32 m, key;
-	int err = 0;
+	size_t size = (size_t)h->nr_cpus * h->nr_members * sizeof(struct bpf_perf_event_value);
+	void *zeros = xzalloc(size);
+	int err = bpf_map_update_elem(h->cg_accum_fd, &idx, zeros, BPF_ANY) ? -errno : 0;
 
-	for (m = 0; m < h->nr_members && !err; m++) {
-		key = idx * h->nr_members + m;
-		if (bpf_map_update_elem(h->cg_accum_fd, &key, zeros, BPF_ANY))
-			err = -errno;
-	}
 	free(zeros);
 	return err;
 }
@@ -130,6 +135,7 @@ int leader_cg_get(struct leader_handle *h, __u32 slot, __u64 cgroup_id, __u32 *i
 		bpf_map_update_elem(h->cg_users_fd, &cg.idx, &u, BPF_ANY);
 		return err;
 	}
+	leader_gen_bump(h, LEADER_GEN_CG);
 	st.nr_cgroups++;
 	st.cg_cursor = cg.idx + 1;
 	err = leader_write_state(h, &st);
@@ -214,37 +220,67 @@ void leader_cg_reclaim(struct leader_handle *h, const __u64 slots[LEADER_MAX_SES
 	free(users);
 }
 
+/*
+ * nr elements of cg_accum as the map holds them ([cgroup][cpu][member]) into the callers'
+ * order ([cgroup][member][cpu]).
+ */
+static void by_member(const struct leader_handle *h, const struct bpf_perf_event_value *raw,
+		      __u32 nr, struct bpf_perf_event_value *out)
+{
+	size_t per_cg = (size_t)h->nr_cpus * h->nr_members;
+	__u32 i, cpu, m;
+
+	for (i = 0; i < nr; i++)
+		for (cpu = 0; cpu < h->nr_cpus; cpu++)
+			for (m = 0; m < h->nr_members; m++)
+				out[i * per_cg + (size_t)m * h->nr_cpus + cpu] =
+					raw[i * per_cg + (size_t)cpu * h->nr_members + m];
+}
+
 int leader_cg_read(const struct leader_handle *h, __u32 idx, __u32 member,
 		   struct bpf_perf_event_value *per_cpu)
 {
-	__u32 key = idx * h->nr_members + member;
+	struct bpf_perf_event_value *raw;
+	__u32 cpu;
+	int err;
 
 	if (idx >= LEADER_MAX_CGROUPS || member >= h->nr_members)
 		return -EINVAL;
-	return bpf_map_lookup_elem(h->cg_accum_fd, &key, per_cpu) ? -errno : 0;
+	raw = xzalloc((size_t)h->nr_cpus * h->nr_members * sizeof(*raw));
+	err = bpf_map_lookup_elem(h->cg_accum_fd, &idx, raw) ? -errno : 0;
+	for (cpu = 0; cpu < h->nr_cpus && !err; cpu++)
+		per_cpu[cpu] = raw[(size_t)cpu * h->nr_members + member];
+	free(raw);
+	return err;
 }
 
 int leader_cg_read_batch(const struct leader_handle *h, __u32 first, __u32 nr,
 			 struct bpf_perf_event_value *out)
 {
-	__u32 start = first * h->nr_members, total = nr * h->nr_members, done = 0, *keys;
+	size_t per_cg = (size_t)h->nr_cpus * h->nr_members;
+	struct bpf_perf_event_value *raw;
+	__u32 done = 0, *keys;
 	int err = 0;
 
 	if (first > LEADER_MAX_CGROUPS || nr > LEADER_MAX_CGROUPS - first)
 		return -EINVAL;
-	keys = xzalloc((total ? total : 1) * sizeof(*keys));
-	while (done < total && !err) {
+	keys = xzalloc((nr ? nr : 1) * sizeof(*keys));
+	raw = xzalloc((nr ? nr : 1) * per_cg * sizeof(*raw));
+	while (done < nr && !err) {
 		/* the batch starts after in_batch's key: the one before the first wanted */
-		__u32 prev = start + done - 1, next, count = total - done;
+		__u32 prev = first + done - 1, next, count = nr - done;
 
-		if (bpf_map_lookup_batch(h->cg_accum_fd, start + done ? &prev : NULL, &next,
-					 keys, &out[(size_t)done * h->nr_cpus], &count, NULL) &&
+		if (bpf_map_lookup_batch(h->cg_accum_fd, first + done ? &prev : NULL, &next,
+					 keys, &raw[done * per_cg], &count, NULL) &&
 		    errno != ENOENT)
 			err = -errno;
 		else if (!count)
 			err = -ENOENT;
 		done += count;
 	}
+	if (!err)
+		by_member(h, raw, nr, out);
+	free(raw);
 	free(keys);
 	return err;
 }

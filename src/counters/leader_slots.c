@@ -74,23 +74,16 @@ static void delete_slot_filter(struct leader_handle *h, __u32 slot)
 	}
 }
 
-/*
- * After every change to filter or to a slot: the leader's cached sets of a thread's slots
- * (task_slots) go out of date. A fresh value rather than the old one plus one: a read-modify-write
- * from two sessions at once (the attr map lock is all that orders them now) could bring back a
- * value that some CPU's cache was computed at. Never 0, which marks no entry valid.
- */
-static void filters_changed(struct leader_handle *h)
+void leader_gen_bump(const struct leader_handle *h, __u32 gen)
 {
-	__u32 key = LEADER_GEN_USER;
 	struct timespec ts;
-	__u64 gen;
+	__u64 val;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	gen = ((__u64)ts.tv_sec * 1000000000 + ts.tv_nsec) ^ ((__u64)getpid() << 48);
-	if (!gen)
-		gen = 1;
-	bpf_map_update_elem(h->gen_fd, &key, &gen, BPF_ANY);
+	val = ((__u64)ts.tv_sec * 1000000000 + ts.tv_nsec) ^ ((__u64)getpid() << 48);
+	if (!val)
+		val = 1;
+	bpf_map_update_elem(h->gen_fd, &gen, &val, BPF_ANY);
 }
 
 static int zero_accum(struct leader_handle *h, __u32 slot)
@@ -255,7 +248,7 @@ int leader_slot_claim(struct leader_handle *h, const struct leader_session_spec 
 	*slot_out = slot;
 out:
 	/* last: the slot, its filter and the loop bound are in place (or a failure undone) */
-	filters_changed(h);
+	leader_gen_bump(h, LEADER_GEN_USER);
 	free(table);
 	return err;
 }
@@ -277,7 +270,7 @@ bool leader_slot_release(struct leader_handle *h, __u32 slot)
 		leader_cg_reclaim(h, mine);
 		reclaim_dead(h, table);
 		publish_slots(h, table);
-		filters_changed(h);
+		leader_gen_bump(h, LEADER_GEN_USER);
 		last = highest_active(table) == 0;
 	}
 	free(table);

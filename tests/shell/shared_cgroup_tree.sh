@@ -251,10 +251,14 @@ sum() {
 	awk '{ s += $1 } END { print s + 0 }'
 }
 
-# the counter of index $1 on every CPU, one a line
+# the first member's counter of index $1 on every CPU, one a line: cg_accum has no BTF (its
+# value size is the leader's), so the value's first 8 bytes, little-endian
 cg_counters() {
+	local hex
+
 	bpftool -j map lookup id "$(leader_map cg_accum)" key $(($1 & 255)) $(($1 >> 8 & 255)) 0 0 |
-		jq '.formatted.values[].value.counter'
+		jq -r '.values[].value[0:8] | reverse | map(ltrimstr("0x")) | join("")' |
+		while read -r hex; do echo $((16#$hex)); done
 }
 
 # A -G session killed with SIGKILL: its slot and registration stay until the next session's

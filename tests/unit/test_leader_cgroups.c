@@ -4,14 +4,17 @@
  * a thousand cgroups registered under it, read after a sync. Registering a cgroup twice (two
  * slots) gives one index; a real cgroup's sums follow the pages this process touches in it, and
  * its parent's the same (a slice counts in every registered ancestor); dropping the last user
- * frees the index, reclaim frees a slot's, and a freed index comes back zeroed. Prints the
- * time of a thousand registrations and of reading them (one call, and one call per cgroup): the
- * batch reads of a thousand cgroups and five events must take under 50 ms. Needs root, bpffs and a
- * cgroup hierarchy for perf (exit 77 = skipped otherwise).
+ * frees the index, reclaim frees a slot's, and a freed index comes back zeroed. Each CPU keeps
+ * the registered ancestors of the cgroups it ran lately: after a change to the registered set the
+ * counts still go where the set says. Prints the time of a thousand registrations and of reading
+ * them (one call, and one call per cgroup): the batch reads of a thousand cgroups and five events
+ * must take under 50 ms. Needs root, bpffs and a cgroup hierarchy for perf (exit 77 = skipped
+ * otherwise).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,52 +145,91 @@ static void read_many(struct leader_handle *h, const __u32 *idx)
 	free(one);
 }
 
-/*
- * A real cgroup and its parent, both registered: each counts the pages touched in the child.
- * Both stay registered (reclaim frees them).
- */
-static void real_cgroups(struct leader_handle *h, __u32 slot, const char *mnt, __u32 *parent_idx)
+/* How much the sums of idx[0..nr) grow while this process touches PAGES pages in dir. */
+static void touch_in(struct leader_handle *h, const char *mnt, const char *dir, const __u32 *idx,
+		     int nr, __u64 *grown)
 {
-	struct bpf_perf_event_value *before[2], *after[2];
-	char parent[4200], child[4300];
-	__u64 grown[2];
-	__u32 idx[2];
+	struct bpf_perf_event_value *vals = calloc(h->nr_cpus, sizeof(*vals));
 	int i;
 
-	snprintf(parent, sizeof(parent), "%s/bperf_unit_cg_%d", mnt, getpid());
-	snprintf(child, sizeof(child), "%s/sub", parent);
-	if (!CHECK_OK("mkdir", mkdir(parent, 0755) || mkdir(child, 0755) ? -errno : 0))
-		goto out;
-	for (i = 0; i < 2; i++) {
-		before[i] = calloc(h->nr_cpus, sizeof(**before));
-		after[i] = calloc(h->nr_cpus, sizeof(**after));
-	}
-	CHECK_OK("leader_cg_get parent", leader_cg_get(h, slot, dir_id(parent), &idx[0]));
-	CHECK_OK("leader_cg_get child", leader_cg_get(h, slot, dir_id(child), &idx[1]));
 	leader_sync_locked(h);
-	for (i = 0; i < 2; i++)
-		leader_cg_read(h, idx[i], 0, before[i]);
-	if (CHECK("moving into the child cgroup", move_self(child))) {
+	for (i = 0; i < nr; i++) {
+		leader_cg_read(h, idx[i], 0, vals);
+		grown[i] = total(vals, h->nr_cpus);
+	}
+	if (CHECK("moving into the child cgroup", move_self(dir))) {
 		touch_pages(PAGES);
 		move_self(mnt);
 	}
 	leader_sync_locked(h);
-	for (i = 0; i < 2; i++) {
-		leader_cg_read(h, idx[i], 0, after[i]);
-		grown[i] = total(after[i], h->nr_cpus) - total(before[i], h->nr_cpus);
+	for (i = 0; i < nr; i++) {
+		leader_cg_read(h, idx[i], 0, vals);
+		grown[i] = total(vals, h->nr_cpus) - grown[i];
 	}
-	CHECK_MSG("page faults in the child", grown[1] >= PAGES && grown[1] < PAGES + 200,
-		  "expected the %d pages touched and a few, got %llu", PAGES,
-		  (unsigned long long)grown[1]);
+	free(vals);
+}
+
+static bool pages_touched(const char *name, __u64 grown)
+{
+	return CHECK_MSG(name, grown >= PAGES && grown < PAGES + 200,
+			 "expected the %d pages touched and a few, got %llu", PAGES,
+			 (unsigned long long)grown);
+}
+
+/*
+ * A real cgroup and its parent, both registered: each counts the pages touched in the child.
+ * Both stay registered (reclaim frees them).
+ */
+static void real_cgroups(struct leader_handle *h, __u32 slot, const char *mnt, const char *parent,
+			 const char *child, __u32 *parent_idx)
+{
+	__u64 grown[2];
+	__u32 idx[2];
+
+	CHECK_OK("leader_cg_get parent", leader_cg_get(h, slot, dir_id(parent), &idx[0]));
+	CHECK_OK("leader_cg_get child", leader_cg_get(h, slot, dir_id(child), &idx[1]));
+	touch_in(h, mnt, child, idx, 2, grown);
+	pages_touched("page faults in the child", grown[1]);
 	CHECK_EQ("page faults in the parent (only the child ran there)", grown[1], grown[0]);
 	*parent_idx = idx[0];
-	for (i = 0; i < 2; i++) {
-		free(before[i]);
-		free(after[i]);
-	}
+}
+
+/*
+ * The registered set changes after this CPU kept the child's path (pinned, so that the next
+ * slices in the child run where it was kept): its parent registered, the parent counts what
+ * runs in the child next; the child dropped and another id registered at the child's index,
+ * that id counts none of it. Leaves nothing registered.
+ */
+static void paths_follow_changes(struct leader_handle *h, __u32 slot, const char *mnt,
+				 const char *parent, const char *child)
+{
+	__u32 idx[2], child_idx;
+	cpu_set_t one, all;
+	__u64 grown[2];
+
+	sched_getaffinity(0, sizeof(all), &all);
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	sched_setaffinity(0, sizeof(one), &one);
+	if (!CHECK_OK("leader_cg_get child", leader_cg_get(h, slot, dir_id(child), &child_idx)))
+		goto out;
+	touch_in(h, mnt, child, &child_idx, 1, grown);
+	pages_touched("page faults in the child registered alone", grown[0]);
+	CHECK_OK("leader_cg_get parent", leader_cg_get(h, slot, dir_id(parent), &idx[0]));
+	idx[1] = child_idx;
+	touch_in(h, mnt, child, idx, 2, grown);
+	pages_touched("page faults in the parent registered after its child ran", grown[0]);
+	CHECK_EQ("page faults in the child, then in its parent", grown[1], grown[0]);
+	leader_cg_put(h, slot, dir_id(child));
+	CHECK_OK("leader_cg_get", leader_cg_get(h, slot, FAKE_ID, &idx[1]));
+	CHECK_EQ("the child's freed index, taken again", child_idx, idx[1]);
+	touch_in(h, mnt, child, idx, 2, grown);
+	pages_touched("page faults in the parent after its child was dropped", grown[0]);
+	CHECK_EQ("page faults of the cgroup at the child's old index", 0, grown[1]);
+	leader_cg_put(h, slot, FAKE_ID);
+	leader_cg_put(h, slot, dir_id(parent));
 out:
-	rmdir(child);
-	rmdir(parent);
+	sched_setaffinity(0, sizeof(all), &all);
 }
 
 int main(void)
@@ -198,7 +240,7 @@ int main(void)
 		.size = sizeof(attr),
 		.config = PERF_COUNT_SW_PAGE_FAULTS,
 	};
-	char map_path[64], mnt[4096];
+	char map_path[64], mnt[4096], parent[4200], child[4300];
 	__u32 *idx = calloc(NR_FAKE, sizeof(*idx)), slots[2], parent_idx = 0, reused;
 	__u64 dead[LEADER_MAX_SESSIONS / 64] = { 0 };
 	struct bpf_perf_event_value *vals;
@@ -235,7 +277,15 @@ int main(void)
 	CHECK_EQ("cg_index entries after both put", 0, index_entries(&h));
 	CHECK_EQ("leader_state.nr_cgroups after both put", 0, state_cgroups(&h));
 
-	real_cgroups(&h, slots[0], mnt, &parent_idx);
+	snprintf(parent, sizeof(parent), "%s/bperf_unit_cg_%d", mnt, getpid());
+	snprintf(child, sizeof(child), "%s/sub", parent);
+	if (CHECK_OK("mkdir", mkdir(parent, 0755) || mkdir(child, 0755) ? -errno : 0)) {
+		paths_follow_changes(&h, slots[0], mnt, parent, child);
+		CHECK_EQ("cg_index entries after the path checks", 0, index_entries(&h));
+		real_cgroups(&h, slots[0], mnt, parent, child, &parent_idx);
+	}
+	rmdir(child);
+	rmdir(parent);
 	/* both indices are still slot 0's: reclaim frees them, the next cgroup gets one zeroed */
 	dead[slots[0] / 64] |= 1ull << (slots[0] % 64);
 	leader_cg_reclaim(&h, dead);
