@@ -168,10 +168,10 @@ interval_sum() {
 		last = $1
 	} END { exit bad }' ||
 		fail "spin 200, -I 50: an interval's task-clock exceeds its length: $out"
+	[ "$(echo "$out" | grep -c ',task-clock,')" -ge 4 ] ||
+		fail "spin 200, -I 50: too few intervals: $out"
 }
 retry3 interval_sum || exit 1
-[ "$(echo "$out" | grep -c ',task-clock,')" -ge 4 ] ||
-	fail "spin 200, -I 50: too few intervals: $out"
 
 # the human footer's elapsed time matches duration_time of the same run
 out=$("$BPERF" stat -e duration_time "$WORKLOADS/spin" 50 2>&1 >/dev/null)
