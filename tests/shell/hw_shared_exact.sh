@@ -17,7 +17,8 @@
 # switch to a task outside the session (-i pingpong); before the leader stopped at
 # perf_event_exit_task() it also took the whole exit (freeing the address space): 100,000 to
 # 3,000,000 more. With -a/-C the direct and shared counters start one after the other: bperf's
-# own work in between lands in one of them. The emulated PMU counts every vCPU's instructions
+# own work in between lands in one of them. Last, the same through bperf daemon's leader, a perf
+# group of instructions and cycles:u. The emulated PMU counts every vCPU's instructions
 # on each CPU's counters (QEMU's icount is one count), so the workloads run pinned to one CPU
 # while bperf waits on another.
 . "$(dirname "$0")/../lib.sh"
@@ -113,6 +114,26 @@ done
 
 kill -USR1 "$(pgrep -P "$holder")"
 wait "$holder" || fail "the holding session exited $?"
+assert_nothing_left
+
+# bperf daemon holds one leader for its events, a perf group (here of two hardware events on the
+# PMU's counters): a session's shared events join it under their member keys, and count what its
+# direct ones do.
+"$BPERF" daemon -v --listen none --socket none --bpf-attr-map "$SHARED_MAP" \
+	-e instructions,cycles:u 2>"$TMP/daemon.err" &
+daemon=$!
+BG_PIDS+=("$daemon")
+for _ in $(seq 1200); do
+	grep -q '^bperf daemon: ready' "$TMP/daemon.err" && break
+	kill -0 "$daemon" 2>/dev/null || { cat "$TMP/daemon.err" >&2; fail "the daemon exited"; }
+	sleep 0.05
+done
+grep -q '^bperf daemon: ready' "$TMP/daemon.err" || fail "the daemon did not start"
+pairs "pagetouch 1000, through the daemon's group" 1 -- taskset -c "$cpu" "$W/pagetouch" 1000
+# one leader all along: the daemon's (its group's key and its members' name one link)
+assert_eq 1 "$(map_link_ids | sort -u | wc -l)" "leaders while the daemon ran"
+kill -TERM "$daemon"
+wait "$daemon" || fail "the daemon exited $?"
 assert_nothing_left
 echo "shared hardware counts equal direct ones (cycles:u), within $SLACK_PER_TASK" \
 	"instructions a task and $SLACK_PER_SWITCH a switch (instructions)"
