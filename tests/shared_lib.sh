@@ -203,18 +203,25 @@ start_stopped() {
 	wait_stopped "$STOPPED_PID"
 }
 
-# daemon_addr PID ERRFILE: waits up to 5 s for `bperf daemon` (PID, its stderr in ERRFILE) to
-# say where it listens; prints ADDR:PORT, or fails with its stderr once it has exited or the
-# time is up.
-daemon_addr() {
-	local pid=$1 err=$2 addr
+# daemon_says PID ERRFILE WHAT [TRIES]: waits (TRIES x 50 ms, default 5 s) for `bperf daemon`
+# (PID, its stderr in ERRFILE) to print a line `bperf daemon: WHAT...` (WHAT a regex, no '|');
+# prints the rest of it, or returns 1 with its stderr once it has exited or the time is up.
+daemon_says() {
+	local pid=$1 err=$2 what=$3
 
-	for _ in $(seq 100); do
-		addr=$(sed -n 's/^bperf daemon: listening on //p' "$err")
-		[ -n "$addr" ] && { echo "$addr"; return 0; }
+	for _ in $(seq "${4:-100}"); do
+		if grep -q "^bperf daemon: $what" "$err"; then
+			sed -n "s|^bperf daemon: $what||p" "$err" | head -n 1
+			return 0
+		fi
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.05
 	done
 	cat "$err" >&2
 	return 1
+}
+
+# daemon_addr PID ERRFILE: the ADDR:PORT `bperf daemon` says it listens on (daemon_says).
+daemon_addr() {
+	daemon_says "$1" "$2" 'listening on '
 }

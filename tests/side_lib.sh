@@ -33,14 +33,7 @@ check_host() {
 # a workload stretched by a loaded machine gets one -I interval more): a real difference fails
 # every try.
 check_retry() {
-	local start=$SECONDS
-
-	if quiet_tries "${@:2}"; then
-		nr_cases=$((nr_cases + 1))
-		[ -z "${CASE_TIMES:-}" ] || echo "case $1: $((SECONDS - start)) s" >&2
-		return 0
-	fi
-	check "$@"
+	check "$1" retry3 "${@:2}"
 }
 
 # run_both NAME OPTS...: perf stat OPTS and bperf stat OPTS with randomisation off (exact start-up

@@ -75,14 +75,8 @@ start_daemon() {
 	DPID=$!
 	BG_PIDS+=("$DPID")
 	# its -v line, not the socket file: a dead daemon's is there until the new one replaces it
-	for _ in $(seq 100); do
-		grep -q "^bperf daemon: serving unprivileged sessions on $SOCK\$" "$TMP/daemon.err" &&
-			return 0
-		kill -0 "$DPID" 2>/dev/null || break
-		sleep 0.05
-	done
-	cat "$TMP/daemon.err" >&2
-	fail "the daemon did not start"
+	daemon_says "$DPID" "$TMP/daemon.err" "serving unprivileged sessions on $SOCK\$" \
+		>/dev/null || fail "the daemon did not start"
 }
 
 # registered: active slots in every leader of the test's attr map (the daemon's own included)

@@ -123,12 +123,8 @@ assert_nothing_left
 	-e instructions,cycles:u 2>"$TMP/daemon.err" &
 daemon=$!
 BG_PIDS+=("$daemon")
-for _ in $(seq 1200); do
-	grep -q '^bperf daemon: ready' "$TMP/daemon.err" && break
-	kill -0 "$daemon" 2>/dev/null || { cat "$TMP/daemon.err" >&2; fail "the daemon exited"; }
-	sleep 0.05
-done
-grep -q '^bperf daemon: ready' "$TMP/daemon.err" || fail "the daemon did not start"
+# its leader's loading takes about 10 s under TCG: up to 60 s
+daemon_says "$daemon" "$TMP/daemon.err" ready 1200 >/dev/null || fail "the daemon did not start"
 pairs "pagetouch 1000, through the daemon's group" 1 -- taskset -c "$cpu" "$W/pagetouch" 1000
 # one leader all along: the daemon's (its group's key and its members' name one link)
 assert_eq 1 "$(map_link_ids | sort -u | wc -l)" "leaders while the daemon ran"
