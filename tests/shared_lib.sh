@@ -221,6 +221,21 @@ daemon_says() {
 	return 1
 }
 
+# daemon_scrape PORT: the body of GET /metrics from 127.0.0.1:PORT, with curl where it is
+# installed, else through bash's /dev/tcp (the guests have no curl).
+daemon_scrape() {
+	local fd
+
+	if command -v curl >/dev/null 2>&1; then
+		curl -sf "http://127.0.0.1:$1/metrics"
+		return
+	fi
+	exec {fd}<>"/dev/tcp/127.0.0.1/$1" || return 1
+	printf 'GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&"$fd"
+	sed '1,/^\r$/d' <&"$fd"
+	exec {fd}<&-
+}
+
 # daemon_addr PID ERRFILE: the ADDR:PORT `bperf daemon` says it listens on (daemon_says).
 daemon_addr() {
 	daemon_says "$1" "$2" 'listening on '

@@ -199,8 +199,11 @@ static int target_pidfds(const struct open_ctx *ctx, struct bperf_req *req, int 
 			goto fail;
 		}
 		fd = (int)syscall(SYS_pidfd_open, pid, target == TGT_TID ? PIDFD_THREAD : 0);
-		if (fd < 0 && errno == EINVAL && target == TGT_TID && !nr)
+		if (fd < 0 && errno == EINVAL && target == TGT_TID && !nr) {
+			pr_debug(ctx->verbose, 1, "bperf: thread ids to the bperf daemon as numbers "
+				 "(no pidfds of threads before Linux 6.9)");
 			return tids_as_numbers(th, req);
+		}
 		if (fd < 0) {
 			pr_err("bperf: cannot name %s %d to the bperf daemon: %s",
 			       target == TGT_PID ? "process" : "thread", pid, strerror(errno));

@@ -355,13 +355,18 @@ static int sys_perf_event_open(struct perf_event_attr *attr, int cpu, int group_
 }
 
 /* Member m of a leader's event (nr members) on cpu, in the group of group_fd: an fd or -errno. */
-static int open_member(const struct perf_event_attr *attrs, int nr, int m, int cpu, int group_fd)
+/*
+ * Opens member m of attrs[0..nr) on cpu. enabled_leader: a trial open with the group's leader
+ * enabled (see leader_group_fits()); else a group starts once complete, as perf enables its
+ * groups.
+ */
+static int open_member(const struct perf_event_attr *attrs, int nr, int m, int cpu, int group_fd,
+		       bool enabled_leader)
 {
 	struct perf_event_attr attr = attrs[m];
 	int fd;
 
-	/* a group starts once complete, as perf enables its groups */
-	attr.disabled = nr > 1 && m == 0;
+	attr.disabled = nr > 1 && m == 0 && !enabled_leader;
 	attr.inherit = 0;
 	attr.enable_on_exec = 0;
 	attr.sample_type = 0;
@@ -375,7 +380,8 @@ static int open_member(const struct perf_event_attr *attrs, int nr, int m, int c
 	return fd < 0 ? -errno : fd;
 }
 
-int leader_probe_group(const struct perf_event_attr *attrs, int nr, int *member_err)
+static int probe_group(const struct perf_event_attr *attrs, int nr, int *member_err,
+		       bool enabled_leader)
 {
 	struct cpu_map online;
 	int fds[LEADER_MAX_MEMBERS], m, err;
@@ -384,7 +390,8 @@ int leader_probe_group(const struct perf_event_attr *attrs, int nr, int *member_
 	if (err)
 		return err;
 	for (m = 0; m < nr; m++) {
-		fds[m] = open_member(attrs, nr, m, online.cpus[0], m ? fds[0] : -1);
+		fds[m] = open_member(attrs, nr, m, online.cpus[0], m ? fds[0] : -1,
+				     enabled_leader);
 		member_err[m] = fds[m] < 0 ? fds[m] : 0;
 		if (!err)
 			err = member_err[m];
@@ -397,6 +404,18 @@ int leader_probe_group(const struct perf_event_attr *attrs, int nr, int *member_
 			close(fds[m]);
 	cpu_map_free(&online);
 	return err;
+}
+
+int leader_probe_group(const struct perf_event_attr *attrs, int nr, int *member_err)
+{
+	return probe_group(attrs, nr, member_err, false);
+}
+
+bool leader_group_fits(const struct perf_event_attr *attrs, int nr)
+{
+	int member_err[LEADER_MAX_MEMBERS];
+
+	return nr <= LEADER_MAX_MEMBERS && !probe_group(attrs, nr, member_err, true);
 }
 
 /* The per-CPU events of every member, installed in the leader's events array. */
@@ -416,7 +435,7 @@ static int install_events(struct leader_bpf *skel, const struct perf_event_attr 
 		for (m = 0; m < nr; m++) {
 			__u32 key = m * nr_cpus + cpu;
 
-			fds[m] = open_member(attrs, nr, m, cpu, m ? fds[0] : -1);
+			fds[m] = open_member(attrs, nr, m, cpu, m ? fds[0] : -1, false);
 			if (fds[m] < 0) {
 				err = fds[m];
 				break;

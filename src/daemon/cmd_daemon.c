@@ -274,8 +274,11 @@ int cmd_daemon(int argc, const char **argv)
 	free(a.events);
 	if (!err)
 		err = daemon_start(&d);
-	if (!err)
+	if (!err) {
 		err = loop_run(d.loop);
+		if (err)
+			pr_err("bperf daemon: waiting for events: %s", strerror(-err));
+	}
 	daemon_stop(&d);
 	return err ? 1 : 0;
 }

@@ -15,8 +15,8 @@
 #include "registry.h"
 
 /*
- * A leader the daemon holds a slot in: one for all its events (a group) where they open as a
- * perf group, else one per event.
+ * A leader the daemon holds a slot in: one for each group of its events that opens as a perf
+ * group (up to LEADER_MAX_MEMBERS of one class, join_events), one for an event left alone.
  */
 struct reg_leader {
 	struct perf_event_attr key;	/* its attr map key: the event's, or the group's */
@@ -176,27 +176,47 @@ static int add_events(struct registry *r, const char *list, bool default_list)
 }
 
 /*
- * Whether ev is the first of its leader's events (they are in member order, a group's together):
- * a walk over the events syncs each leader there, once.
+ * Whether the events can be counted as one group, whatever else it holds: both may be
+ * multiplexed by the PMU, or neither may. A software event in a hardware group is scheduled with
+ * it, so it would count only while the group runs: its count would be a scaled one.
  */
-static bool first_of_leader(const struct registry *r, int ev)
+static bool same_class(const struct reg_event *a, const struct reg_event *b)
 {
-	return !ev || r->events[ev].leader != r->events[ev - 1].leader;
+	return a->scaled == b->scaled;
 }
 
 /*
- * Whether the events can share one leader: a group of them opens on the PMU (software events
- * always do; hardware events as long as they fit the counters together).
+ * The events of a group from events[first] on, in attrs and their indices in members; returns
+ * how many. First fit in the events' order: each later event not in a group yet, of first's
+ * class, joins while the group with it fits the PMU's counters (leader_group_fits()) and it
+ * holds fewer than LEADER_MAX_MEMBERS.
  */
-static bool events_as_group(const struct registry *r, struct perf_event_attr *attrs)
+static int fill_group(const struct registry *r, int first, const bool *placed,
+		      struct perf_event_attr *attrs, int *members)
 {
-	int member_err[LEADER_MAX_MEMBERS], i;
+	int nr = 1, i;
 
-	if (r->nr_events < 2 || r->nr_events > LEADER_MAX_MEMBERS)
-		return false;
-	for (i = 0; i < r->nr_events; i++)
-		attrs[i] = r->events[i].attr;
-	return !leader_probe_group(attrs, r->nr_events, member_err);
+	attrs[0] = r->events[first].attr;
+	members[0] = first;
+	for (i = first + 1; i < r->nr_events && nr < LEADER_MAX_MEMBERS; i++) {
+		if (placed[i] || !same_class(&r->events[first], &r->events[i]))
+			continue;
+		attrs[nr] = r->events[i].attr;
+		if (!leader_group_fits(attrs, nr + 1))
+			continue;
+		members[nr++] = i;
+	}
+	return nr;
+}
+
+/* Brings every leader's sums up to date, as its readers must before they read (leader_sync). */
+static int sync_leaders(struct registry *r)
+{
+	int i, err = 0;
+
+	for (i = 0; i < r->nr_leaders && !err; i++)
+		err = leader_sync(&r->leaders[i].h);
+	return err;
 }
 
 static int join_leader(struct registry *r, struct reg_leader *l,
@@ -224,52 +244,53 @@ static int join_leader(struct registry *r, struct reg_leader *l,
 }
 
 /*
- * One leader for every event where they open as a group: one program at each context switch
- * for them all, where a leader per event costs one program per event.
+ * One leader for each group of events that open together (fill_group): one program at each
+ * context switch for a group, where a leader per event costs one program per event.
  */
 static int join_events(struct registry *r)
 {
 	struct perf_event_attr attrs[LEADER_MAX_MEMBERS];
-	int i, err;
+	int members[LEADER_MAX_MEMBERS], nr, i, m, err;
+	bool *placed = xzalloc(r->nr_events * sizeof(*placed));
 
-	if (events_as_group(r, attrs)) {
-		r->nr_leaders = 1;
-		r->leaders = xzalloc(sizeof(*r->leaders));
-		shared_group_key(attrs, r->nr_events, &r->leaders[0].key);
-		for (i = 0; i < r->nr_events; i++)
-			r->events[i].member = i;
-		err = join_leader(r, &r->leaders[0], attrs, r->nr_events, r->events[0].name);
-		if (err)
-			return err;
-		pr_debug(r->verbose, 1, "bperf daemon: one leader for its %d events", r->nr_events);
-	} else {
-		r->nr_leaders = r->nr_events;
-		r->leaders = xzalloc(r->nr_events * sizeof(*r->leaders));
-		for (i = 0; i < r->nr_events; i++) {
-			r->leaders[i].key = r->events[i].attr;
-			r->events[i].leader = i;
-			err = join_leader(r, &r->leaders[i], &r->events[i].attr, 1,
-					  r->events[i].name);
-			if (err)
-				return err;
+	r->leaders = xzalloc(r->nr_events * sizeof(*r->leaders));
+	for (i = 0, err = 0; i < r->nr_events && !err; i++) {
+		struct reg_leader *l = &r->leaders[r->nr_leaders];
+
+		if (placed[i])
+			continue;
+		nr = fill_group(r, i, placed, attrs, members);
+		for (m = 0; m < nr; m++) {
+			placed[members[m]] = true;
+			r->events[members[m]].leader = r->nr_leaders;
+			r->events[members[m]].member = m;
 		}
+		r->nr_leaders++;
+		if (nr > 1)
+			shared_group_key(attrs, nr, &l->key);
+		else
+			l->key = attrs[0];
+		err = join_leader(r, l, attrs, nr, r->events[i].name);
+		if (!err)
+			pr_debug(r->verbose, 1, "bperf daemon: leader %d: %d event(s) from %s",
+				 r->nr_leaders, nr, r->events[i].name);
 	}
-	for (i = 0; i < r->nr_events; i++) {
+	free(placed);
+	if (!err)
+		err = sync_leaders(r);
+	for (i = 0; i < r->nr_events && !err; i++) {
 		struct reg_event *e = &r->events[i];
 		struct leader_handle *h = &r->leaders[e->leader].h;
 
 		e->base = xzalloc(h->nr_cpus * sizeof(*e->base));
-		err = first_of_leader(r, i) ? leader_sync(h) : 0;
-		if (!err)
-			err = leader_read_raw(h, e->member, e->base);
-		if (err) {
+		err = leader_read_raw(h, e->member, e->base);
+		if (err)
 			pr_err("bperf daemon: cannot read the counter of %s: %s", e->name,
 			       strerror(-err));
-			return err;
-		}
 	}
-	r->buf = xzalloc(r->nr_possible * sizeof(*r->buf));
-	return 0;
+	if (!err)
+		r->buf = xzalloc(r->nr_possible * sizeof(*r->buf));
+	return err;
 }
 
 int registry_open(const struct daemon_config *cfg, bool default_list, struct registry **out)
@@ -361,14 +382,12 @@ static void cgroup_unregister(struct registry *r, struct reg_cgroup *cg, bool lo
 /* The bases of the cgroups registered just now: their sums at this moment. */
 static void take_cgroup_bases(struct registry *r, struct reg_cgroup *cgs, const bool *fresh)
 {
-	int i, j, err;
+	int i, j, err = sync_leaders(r);
 
 	for (i = 0; i < r->nr_events; i++) {
 		struct reg_event *e = &r->events[i];
 		struct leader_handle *h = &r->leaders[e->leader].h;
 
-		if (first_of_leader(r, i))
-			err = leader_sync(h);
 		for (j = 0; j < r->nr_cgroups; j++) {
 			struct reg_cgroup *cg = &cgs[j];
 
@@ -561,14 +580,15 @@ int registry_snapshot(struct registry *r, struct snapshot *s)
 		r->snap_cgroups[cg++].created = r->cgroups[i].created;
 	}
 	r->batch_leader = -1;
+	err = sync_leaders(r);
+	if (err)
+		return err;
 	for (ev = 0; ev < r->nr_events; ev++) {
 		struct reg_event *e = &r->events[ev];
 		struct leader_handle *h = &r->leaders[e->leader].h;
 
 		v = &r->snap_values[(size_t)ev * nr_cgroups * r->cpus.nr];
-		err = first_of_leader(r, ev) ? leader_sync(h) : 0;
-		if (!err)
-			err = leader_read_raw(h, e->member, r->buf);
+		err = leader_read_raw(h, e->member, r->buf);
 		if (err)
 			return err;
 		fill_cpus(r, v, r->buf, e->base);

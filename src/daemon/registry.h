@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The daemon's counters: one shared leader for all its events (a perf group, filed under the
- * group's key and each event's member key, so that `bperf stat --bpf-counters -e EVENT` sessions
- * share it), or one per event where they do not open as a group (joined exactly as such a
- * session joins it); one FILTER_CPU slot over every online CPU in each, the cgroups registered
- * in every leader, and the bases (readings at the start, or at a cgroup's registration) the
- * exported values are differences of.
+ * The daemon's counters: its events packed into as few shared leaders as open (a perf group of up
+ * to 8 events the PMU takes together, software and hardware ones apart, filed under the group's
+ * key and each event's member key, so that `bperf stat --bpf-counters -e EVENT` sessions share
+ * it; an event left alone is joined exactly as such a session joins it); one FILTER_CPU slot over
+ * every online CPU in each, the cgroups registered in every leader, and the bases (readings at
+ * the start, or at a cgroup's registration) the exported values are differences of.
  */
 #ifndef BPERF_DAEMON_REGISTRY_H
 #define BPERF_DAEMON_REGISTRY_H

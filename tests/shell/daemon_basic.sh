@@ -7,9 +7,10 @@
 # ONE leader program at a switch (a perf group); bperf stat's shared sessions of one of its events
 # share that leader (its member keys) and count exactly; SIGTERM ends it with status 0 and nothing
 # left (no attr map entry either), after SIGKILL a session that shares its leader keeps counting,
-# the next session leaves nothing and a new daemon gets the same port; bad
-# input gets one line, a non-zero exit and leaves nothing. /metrics is fetched with curl where it
-# is installed, else through bash's /dev/tcp (the guests have no curl).
+# the next session leaves nothing and a new daemon gets the same port; bad input gets one line, a
+# non-zero exit and leaves nothing; 10 or 11 events take as few leaders as open (8 software events
+# to a group, msr/tsc/ apart) and count exactly. /metrics is fetched with curl where it is
+# installed, else through bash's /dev/tcp (the guests have no curl).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../shared_lib.sh"
 
@@ -60,16 +61,9 @@ stop_daemon() {
 	DSTATUS=$?
 }
 
-# scrape: the body of GET /metrics.
+# scrape: the body of GET /metrics from the daemon on $PORT.
 scrape() {
-	if command -v curl >/dev/null 2>&1; then
-		curl -sf "http://127.0.0.1:$PORT/metrics"
-		return
-	fi
-	exec 3<>"/dev/tcp/127.0.0.1/$PORT" || return 1
-	printf 'GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3
-	sed '1,/^\r$/d' <&3
-	exec 3<&-
+	daemon_scrape "$PORT"
 }
 
 # series FILE FAMILY CGROUP: "cpu value" of each series of FAMILY in CGROUP, sorted by cpu.
@@ -339,3 +333,47 @@ stop_daemon TERM
 assert_eq 0 "$DSTATUS" "the daemon's exit status after SIGTERM"
 assert_nothing_left
 echo "bad input: nothing left"
+
+# --- more events than one group holds: as few leaders as open, software and msr ones apart -----
+# 10 software events (8 to a group) and msr/tsc/ where the msr PMU is (it may multiplex: never
+# in a software group): page-faults is member 0 of the last leader, context-switches member 2
+# of the first; both count a cgroup's run as a direct -G session does.
+PACKED=cpu-clock,task-clock,context-switches,cpu-migrations,minor-faults,major-faults
+PACKED+=,alignment-faults,emulation-faults
+leaders=2
+if [ -e /sys/bus/event_source/devices/msr/events/tsc ]; then
+	PACKED+=,msr/tsc/
+	leaders=3
+fi
+PACKED+=,page-faults,cgroup-switches
+switch_progs=$(count_on_switch)
+EVENTS=$PACKED start_daemon 0
+assert_eq "$leaders" "$(grep -c '^bperf: new leader link' "$TMP/daemon.err")" \
+	"the daemon's leaders for $PACKED"
+assert_eq "$((switch_progs + leaders))" "$(count_on_switch)" \
+	"on_switch programs after the start of a daemon of $leaders leaders"
+grep -q '^bperf daemon: leader 1: 8 event(s) from cpu-clock$' "$TMP/daemon.err" &&
+	grep -q "^bperf daemon: leader $leaders: 2 event(s) from page-faults\$" "$TMP/daemon.err" ||
+	{ cat "$TMP/daemon.err" >&2; fail "the daemon's groups are not 8 and 2 software events"; }
+wait_cgroups PRESENT "$CG"
+scrape >"$TMP/before" || fail "scrape failed"
+assert_eq "$(tr , '\n' <<<"$PACKED" | wc -l)" \
+	"$(awk '$1 == "#" && $2 == "TYPE" && $4 == "counter" && $3 !~ /_(enabled|running)_/' \
+		"$TMP/before" | wc -l)" "counter families of the daemon of $PACKED"
+"$BPERF" stat -a -e page-faults,context-switches -G "$CG" -x, -o "$TMP/direct" -- \
+	sh -c "$IN $CG $WORKLOADS/pagetouch 500; $IN $CG $WORKLOADS/pingpong 2000" >/dev/null ||
+	fail "direct bperf stat -G beside the daemon of $PACKED failed"
+scrape >"$TMP/after" || fail "scrape failed"
+for ev in page-faults context-switches; do
+	fam=bperf_${ev//-/_}_total
+	direct=$(awk -F, -v ev="$ev" '$3 == ev { print $1 }' "$TMP/direct")
+	before=$(sum "$TMP/before" "$fam" "/$CG")
+	after=$(sum "$TMP/after" "$fam" "/$CG")
+	[[ $direct =~ ^[0-9]+$ ]] || { cat "$TMP/direct" >&2; fail "no direct count of $ev"; }
+	assert_eq "$direct" "$((after - before))" "the packed daemon's $ev in $CG"
+done
+stop_daemon TERM
+assert_eq 0 "$DSTATUS" "the packed daemon's exit status after SIGTERM"
+assert_nothing_left
+echo "$(tr , '\n' <<<"$PACKED" | wc -l) events: $leaders leaders; page-faults and" \
+	"context-switches in $CG as direct -G counts them"
