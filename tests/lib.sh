@@ -287,3 +287,15 @@ require_armv8_pmu() {
 	PMU=$(cd /sys/bus/event_source/devices && ls -d armv8_pmuv3* 2>/dev/null | head -1)
 	[ -n "$PMU" ] || skip "needs an armv8_pmuv3 PMU (the arm64 guest: tools/vmtest --arch arm64)"
 }
+
+# require_qemu_virt_pmu WHY: skips unless this is QEMU's arm64 virt machine with its armv8_pmuv3
+# PMU (6 event counters and the cycle counter, r3 and r4 counting nothing): tests that count on
+# those facts. WHY ends the skip's reason.
+require_qemu_virt_pmu() {
+	local pmu compat=
+
+	pmu=(/sys/bus/event_source/devices/armv8_pmuv3*)
+	read -rd '' compat </proc/device-tree/compatible 2>/dev/null
+	[ -e "${pmu[0]}" ] && [ "$compat" = linux,dummy-virt ] ||
+		skip "needs QEMU's arm64 virt machine ($1)"
+}

@@ -122,6 +122,27 @@ cg_index_entries() {
 	fail "leader program $prog has no cg_index map"
 }
 
+# cg_exact WHOSE: pagetouch 500 then pingpong 2000 in $CG under a direct `bperf stat -a -G $CG`:
+# the daemon's scrape differences of page-faults and context-switches in $CG equal its counts.
+cg_exact() {
+	local ev fam direct before after
+
+	scrape >"$TMP/before" || fail "scrape failed"
+	"$BPERF" stat -a -e page-faults,context-switches -G "$CG" -x, -o "$TMP/direct" -- \
+		sh -c "$IN $CG $WORKLOADS/pagetouch 500; $IN $CG $WORKLOADS/pingpong 2000" \
+		>/dev/null || fail "direct bperf stat -G beside $1 failed"
+	scrape >"$TMP/after" || fail "scrape failed"
+	for ev in page-faults context-switches; do
+		fam=bperf_${ev//-/_}_total
+		direct=$(awk -F, -v ev="$ev" '$3 == ev { print $1 }' "$TMP/direct")
+		before=$(sum "$TMP/before" "$fam" "/$CG")
+		after=$(sum "$TMP/after" "$fam" "/$CG")
+		[[ $direct =~ ^[0-9]+$ ]] || { cat "$TMP/direct" >&2; fail "no direct count of $ev"; }
+		assert_eq "$direct" "$((after - before))" "$1 $ev in $CG"
+		echo "$ev in $CG: direct -G $direct, $1 $after - $before"
+	done
+}
+
 # --- the CPU-wide series: every event on every online CPU ---------------------------------
 mkdir "$MNT/$ROOT/old"
 switch_progs=$(count_on_switch)
@@ -155,20 +176,7 @@ wait_cgroups ABSENT "$ROOT/a"
 CG=$ROOT/x
 mkdir "$MNT/$CG"
 wait_cgroups PRESENT "$CG"
-scrape >"$TMP/before" || fail "scrape failed"
-"$BPERF" stat -a -e page-faults,context-switches -G "$CG" -x, -o "$TMP/direct" -- \
-	sh -c "$IN $CG $WORKLOADS/pagetouch 500; $IN $CG $WORKLOADS/pingpong 2000" >/dev/null ||
-	fail "direct bperf stat -G failed"
-scrape >"$TMP/after" || fail "scrape failed"
-for ev in page-faults context-switches; do
-	fam=bperf_${ev//-/_}_total
-	direct=$(awk -F, -v ev="$ev" '$3 == ev { print $1 }' "$TMP/direct")
-	before=$(sum "$TMP/before" "$fam" "/$CG")
-	after=$(sum "$TMP/after" "$fam" "/$CG")
-	[[ $direct =~ ^[0-9]+$ ]] || { cat "$TMP/direct" >&2; fail "no direct count of $ev"; }
-	assert_eq "$direct" "$((after - before))" "the daemon's $ev in $CG"
-	echo "$ev in $CG: direct -G $direct, daemon $after - $before"
-done
+cg_exact "the daemon's"
 
 # --- bperf stat shares the daemon's leaders ------------------------------------------------
 base=$(pagetouch_base) || exit 1
@@ -356,22 +364,11 @@ grep -q '^bperf daemon: leader 1: 8 event(s) from cpu-clock$' "$TMP/daemon.err" 
 	grep -q "^bperf daemon: leader $leaders: 2 event(s) from page-faults\$" "$TMP/daemon.err" ||
 	{ cat "$TMP/daemon.err" >&2; fail "the daemon's groups are not 8 and 2 software events"; }
 wait_cgroups PRESENT "$CG"
-scrape >"$TMP/before" || fail "scrape failed"
+scrape >"$TMP/families" || fail "scrape failed"
 assert_eq "$(tr , '\n' <<<"$PACKED" | wc -l)" \
 	"$(awk '$1 == "#" && $2 == "TYPE" && $4 == "counter" && $3 !~ /_(enabled|running)_/' \
-		"$TMP/before" | wc -l)" "counter families of the daemon of $PACKED"
-"$BPERF" stat -a -e page-faults,context-switches -G "$CG" -x, -o "$TMP/direct" -- \
-	sh -c "$IN $CG $WORKLOADS/pagetouch 500; $IN $CG $WORKLOADS/pingpong 2000" >/dev/null ||
-	fail "direct bperf stat -G beside the daemon of $PACKED failed"
-scrape >"$TMP/after" || fail "scrape failed"
-for ev in page-faults context-switches; do
-	fam=bperf_${ev//-/_}_total
-	direct=$(awk -F, -v ev="$ev" '$3 == ev { print $1 }' "$TMP/direct")
-	before=$(sum "$TMP/before" "$fam" "/$CG")
-	after=$(sum "$TMP/after" "$fam" "/$CG")
-	[[ $direct =~ ^[0-9]+$ ]] || { cat "$TMP/direct" >&2; fail "no direct count of $ev"; }
-	assert_eq "$direct" "$((after - before))" "the packed daemon's $ev in $CG"
-done
+		"$TMP/families" | wc -l)" "counter families of the daemon of $PACKED"
+cg_exact "the packed daemon's"
 stop_daemon TERM
 assert_eq 0 "$DSTATUS" "the packed daemon's exit status after SIGTERM"
 assert_nothing_left

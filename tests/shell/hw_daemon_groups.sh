@@ -16,11 +16,7 @@
 shared_setup hw_daemon
 "$PERF" stat -e instructions true 2>&1 | grep -q '<not supported>' &&
 	skip "no hardware PMU: perf counts no instructions here"
-pmu=(/sys/bus/event_source/devices/armv8_pmuv3*)
-compat=
-read -rd '' compat </proc/device-tree/compatible 2>/dev/null
-[ -e "${pmu[0]}" ] && [ "$compat" = linux,dummy-virt ] ||
-	skip "needs QEMU's arm64 virt machine (its PMU: 6 counters and the cycle counter)"
+require_qemu_virt_pmu "its PMU: 6 counters and the cycle counter"
 nr_cpus=$(nproc)
 [ "$nr_cpus" -ge 2 ] || skip "needs 2 CPUs: the loop on one, the daemon on another"
 cpu=$((nr_cpus - 1))

@@ -37,11 +37,7 @@ SESSIONS=()
 "$PERF" stat -e instructions:u -- "${LOOP[@]}" 2>"$TMP/quiet.out" >/dev/null
 grep -q '<not supported>' "$TMP/quiet.out" &&
 	skip "no hardware PMU: $PERF stat -e instructions counts nothing here"
-pmu=(/sys/bus/event_source/devices/armv8_pmuv3*)
-compat=
-read -rd '' compat </proc/device-tree/compatible 2>/dev/null
-[ -e "${pmu[0]}" ] && [ "$compat" = linux,dummy-virt ] ||
-	skip "needs QEMU's arm64 virt machine (its PMU: 6 counters, r3 and r4 counting nothing)"
+require_qemu_virt_pmu "its PMU: 6 counters, r3 and r4 counting nothing"
 "$PERF" stat -e instructions:u -- "${LOOP[@]}" 2>"$TMP/quiet2.out" >/dev/null
 
 # start_session NAME CMD...: starts a counting session (perf or bperf stat, no workload) with a
