@@ -384,7 +384,7 @@ static int probe_group(const struct perf_event_attr *attrs, int nr, int *member_
 		       bool enabled_leader)
 {
 	struct cpu_map online;
-	int fds[LEADER_MAX_MEMBERS], m, err;
+	int fds[LEADER_MAX_MEMBERS + 1], m, err;	/* leader_group_fits() tries one more */
 
 	err = cpu_map_online(&online);
 	if (err)
@@ -411,11 +411,17 @@ int leader_probe_group(const struct perf_event_attr *attrs, int nr, int *member_
 	return probe_group(attrs, nr, member_err, false);
 }
 
-bool leader_group_fits(const struct perf_event_attr *attrs, int nr)
+bool leader_group_fits(const struct perf_event_attr *attrs, int nr, bool spare)
 {
-	int member_err[LEADER_MAX_MEMBERS];
+	struct perf_event_attr trial[LEADER_MAX_MEMBERS + 1];
+	int member_err[LEADER_MAX_MEMBERS + 1];
 
-	return nr <= LEADER_MAX_MEMBERS && !probe_group(attrs, nr, member_err, true);
+	if (nr < 1 || nr > LEADER_MAX_MEMBERS)
+		return false;
+	memcpy(trial, attrs, nr * sizeof(*attrs));
+	if (spare)
+		trial[nr] = attrs[nr - 1];
+	return !probe_group(trial, nr + spare, member_err, true);
 }
 
 /* The per-CPU events of every member, installed in the leader's events array. */

@@ -79,9 +79,11 @@ int leader_probe_group(const struct perf_event_attr *attrs, int nr, int *member_
  * Whether a group of nr events can run on the PMU all at once: leader_probe_group() with the
  * leader enabled. The kernel's check at open that a group fits the counters (arm64's
  * validate_group) leaves out a disabled leader, as perf's -a groups are opened: a group one
- * counter too big then opens, and is never scheduled (perf prints it <not counted>).
+ * counter too big then opens, and is never scheduled (perf prints it <not counted>). spare: the
+ * group must fit with one more copy of its last event too, so that a counter someone else pins
+ * (the NMI watchdog, a pinned event) cannot keep it from ever being scheduled.
  */
-bool leader_group_fits(const struct perf_event_attr *attrs, int nr);
+bool leader_group_fits(const struct perf_event_attr *attrs, int nr, bool spare);
 /*
  * For the last bperf session of the leader: deletes the entries that name it, but for that
  * under key while another program follows the leader (an upstream perf session).

@@ -188,8 +188,8 @@ static bool same_class(const struct reg_event *a, const struct reg_event *b)
 /*
  * The events of a group from events[first] on, in attrs and their indices in members; returns
  * how many. First fit in the events' order: each later event not in a group yet, of first's
- * class, joins while the group with it fits the PMU's counters (leader_group_fits()) and it
- * holds fewer than LEADER_MAX_MEMBERS.
+ * class, joins while the group with it fits the PMU's counters (leader_group_fits(), with a
+ * counter to spare for events the PMU multiplexes) and it holds fewer than LEADER_MAX_MEMBERS.
  */
 static int fill_group(const struct registry *r, int first, const bool *placed,
 		      struct perf_event_attr *attrs, int *members)
@@ -202,7 +202,8 @@ static int fill_group(const struct registry *r, int first, const bool *placed,
 		if (placed[i] || !same_class(&r->events[first], &r->events[i]))
 			continue;
 		attrs[nr] = r->events[i].attr;
-		if (!leader_group_fits(attrs, nr + 1))
+		/* hardware groups keep a counter spare: a full one may never run beside others */
+		if (!leader_group_fits(attrs, nr + 1, r->events[first].scaled))
 			continue;
 		members[nr++] = i;
 	}
@@ -260,24 +261,32 @@ static int join_events(struct registry *r)
 		if (placed[i])
 			continue;
 		nr = fill_group(r, i, placed, attrs, members);
-		for (m = 0; m < nr; m++) {
-			placed[members[m]] = true;
-			r->events[members[m]].leader = r->nr_leaders;
-			r->events[members[m]].member = m;
-		}
 		r->nr_leaders++;
 		if (nr > 1)
 			shared_group_key(attrs, nr, &l->key);
 		else
 			l->key = attrs[0];
 		err = join_leader(r, l, attrs, nr, r->events[i].name);
-		if (!err)
-			pr_debug(r->verbose, 1, "bperf daemon: leader %d: %d event(s) from %s",
-				 r->nr_leaders, nr, r->events[i].name);
+		if (err)
+			break;
+		/*
+		 * An event alone may have joined a group that counts it as one of its members
+		 * (another daemon's, or this one's under an alias): its member there, not 0.
+		 */
+		for (m = 0; m < nr; m++) {
+			placed[members[m]] = true;
+			r->events[members[m]].leader = r->nr_leaders - 1;
+			r->events[members[m]].member = l->h.member + m;
+		}
+		pr_debug(r->verbose, 1, "bperf daemon: leader %d: %d event(s) from %s",
+			 r->nr_leaders, nr, r->events[i].name);
 	}
 	free(placed);
-	if (!err)
+	if (!err) {
 		err = sync_leaders(r);
+		if (err)
+			pr_err("bperf daemon: cannot read the counters: %s", strerror(-err));
+	}
 	for (i = 0; i < r->nr_events && !err; i++) {
 		struct reg_event *e = &r->events[i];
 		struct leader_handle *h = &r->leaders[e->leader].h;
@@ -567,7 +576,7 @@ static void snapshot_storage(struct registry *r, int nr_cgroups)
 
 int registry_snapshot(struct registry *r, struct snapshot *s)
 {
-	int nr_cgroups = 1 + r->nr_counted, ev, cg, i, err;
+	int nr_cgroups = 1 + r->nr_counted, ev, cg, i, l, err;
 	struct snap_value *v;
 
 	snapshot_storage(r, nr_cgroups);
@@ -583,18 +592,23 @@ int registry_snapshot(struct registry *r, struct snapshot *s)
 	err = sync_leaders(r);
 	if (err)
 		return err;
-	for (ev = 0; ev < r->nr_events; ev++) {
-		struct reg_event *e = &r->events[ev];
-		struct leader_handle *h = &r->leaders[e->leader].h;
+	/* leader by leader: one batch of per-cgroup sums serves all of a leader's events */
+	for (l = 0; l < r->nr_leaders; l++) {
+		for (ev = 0; ev < r->nr_events; ev++) {
+			struct reg_event *e = &r->events[ev];
+			struct leader_handle *h = &r->leaders[l].h;
 
-		v = &r->snap_values[(size_t)ev * nr_cgroups * r->cpus.nr];
-		err = leader_read_raw(h, e->member, r->buf);
-		if (err)
-			return err;
-		fill_cpus(r, v, r->buf, e->base);
-		err = read_cgroups(r, ev, &v[r->cpus.nr]);
-		if (err)
-			return err;
+			if (e->leader != l)
+				continue;
+			v = &r->snap_values[(size_t)ev * nr_cgroups * r->cpus.nr];
+			err = leader_read_raw(h, e->member, r->buf);
+			if (err)
+				return err;
+			fill_cpus(r, v, r->buf, e->base);
+			err = read_cgroups(r, ev, &v[r->cpus.nr]);
+			if (err)
+				return err;
+		}
 	}
 	s->nr_events = r->nr_events;
 	s->nr_cgroups = nr_cgroups;

@@ -20,7 +20,7 @@
 struct registry;
 
 /*
- * Parses cfg->events, joins a leader for each, takes the CPU-wide bases. default_list: the
+ * Parses cfg->events, joins leaders for them (as few as open), takes the CPU-wide bases. default_list: the
  * events are bperf's default list, of which those this machine cannot count are left out
  * silently (-v says which). Returns 0 or -errno after printing one line.
  */

@@ -343,34 +343,41 @@ assert_nothing_left
 echo "bad input: nothing left"
 
 # --- more events than one group holds: as few leaders as open, software and msr ones apart -----
-# 10 software events (8 to a group) and msr/tsc/ where the msr PMU is (it may multiplex: never
-# in a software group): page-faults is member 0 of the last leader, context-switches member 2
-# of the first; both count a cgroup's run as a direct -G session does.
-PACKED=cpu-clock,task-clock,context-switches,cpu-migrations,minor-faults,major-faults
-PACKED+=,alignment-faults,emulation-faults
-leaders=2
+# 9 software events and msr/tsc/ where the msr PMU is (it may multiplex: never in a software
+# group), second in the list, so the first group is not contiguous: 8 software events, msr/tsc/
+# alone, and cs alone, which joins the first group as context-switches, its member 2 (an alias:
+# the same attr). page-faults (member 4) and context-switches count a cgroup's run as a direct
+# -G session does, and cs is context-switches' series exactly.
+PACKED=cpu-clock
+leaders=1
 if [ -e /sys/bus/event_source/devices/msr/events/tsc ]; then
 	PACKED+=,msr/tsc/
-	leaders=3
+	leaders=2
 fi
-PACKED+=,page-faults,cgroup-switches
+PACKED+=,task-clock,context-switches,cpu-migrations,page-faults,major-faults,alignment-faults
+PACKED+=,emulation-faults,cs
 switch_progs=$(count_on_switch)
 EVENTS=$PACKED start_daemon 0
 assert_eq "$leaders" "$(grep -c '^bperf: new leader link' "$TMP/daemon.err")" \
-	"the daemon's leaders for $PACKED"
+	"the daemon's new leaders for $PACKED"
 assert_eq "$((switch_progs + leaders))" "$(count_on_switch)" \
 	"on_switch programs after the start of a daemon of $leaders leaders"
 grep -q '^bperf daemon: leader 1: 8 event(s) from cpu-clock$' "$TMP/daemon.err" &&
-	grep -q "^bperf daemon: leader $leaders: 2 event(s) from page-faults\$" "$TMP/daemon.err" ||
-	{ cat "$TMP/daemon.err" >&2; fail "the daemon's groups are not 8 and 2 software events"; }
+	grep -q "^bperf daemon: leader $((leaders + 1)): 1 event(s) from cs\$" "$TMP/daemon.err" &&
+	grep -q '^bperf: sharing leader link [0-9]* (member 2 of its group)$' "$TMP/daemon.err" ||
+	{ cat "$TMP/daemon.err" >&2; fail "the daemon's groups are not 8 events and cs alone"; }
 wait_cgroups PRESENT "$CG"
 scrape >"$TMP/families" || fail "scrape failed"
 assert_eq "$(tr , '\n' <<<"$PACKED" | wc -l)" \
 	"$(awk '$1 == "#" && $2 == "TYPE" && $4 == "counter" && $3 !~ /_(enabled|running)_/' \
 		"$TMP/families" | wc -l)" "counter families of the daemon of $PACKED"
 cg_exact "the packed daemon's"
+for cg in / "/$CG"; do
+	assert_eq "$(series "$TMP/after" bperf_context_switches_total "$cg")" \
+		"$(series "$TMP/after" bperf_cs_total "$cg")" "cs and context-switches in $cg"
+done
 stop_daemon TERM
 assert_eq 0 "$DSTATUS" "the packed daemon's exit status after SIGTERM"
 assert_nothing_left
-echo "$(tr , '\n' <<<"$PACKED" | wc -l) events: $leaders leaders; page-faults and" \
-	"context-switches in $CG as direct -G counts them"
+echo "$(tr , '\n' <<<"$PACKED" | wc -l) events: $leaders new leaders and cs in the first group;" \
+	"page-faults and context-switches in $CG as direct -G counts them, cs as context-switches"

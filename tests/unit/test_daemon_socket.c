@@ -284,10 +284,19 @@ static void write_paranoid(int v)
 	}
 }
 
+/* the value the test found, put back at exit however the test ends short of a signal */
+static int saved_paranoid = -1000;
+
+static void restore_paranoid(void)
+{
+	if (saved_paranoid > 2)
+		write_paranoid(saved_paranoid);
+}
+
 int main(int argc, char **argv)
 {
 	char dir[] = "/tmp/test_daemon_socket.XXXXXX", path[128], map[128];
-	int status, fds_before, paranoid;
+	int status, fds_before;
 	pid_t server;
 
 	if (argc > 2 && !strcmp(argv[1], "serve"))
@@ -308,9 +317,11 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/sock", dir);
 	snprintf(map, sizeof(map), "/sys/fs/bpf/test_daemon_socket_%d", getpid());
 	/* Debian's kernels default to 3, where no user opens any perf event: 2 lets nobody count */
-	paranoid = read_paranoid();
-	if (paranoid > 2)
+	saved_paranoid = read_paranoid();
+	if (saved_paranoid > 2) {
+		atexit(restore_paranoid);
 		write_paranoid(2);
+	}
 	server = fork();
 	if (server == 0)
 		_exit(serve(path, NULL, 0, map));
@@ -323,8 +334,6 @@ int main(int argc, char **argv)
 	waitpid(server, &status, 0);
 	CHECK("the server stopped cleanly", WIFEXITED(status) && !WEXITSTATUS(status));
 	CHECK("the socket file is gone", access(path, F_OK) && errno == ENOENT);
-	if (paranoid > 2)
-		write_paranoid(paranoid);
 	unlink(map);
 	rmdir(dir);
 	return check_exit(NAME);
