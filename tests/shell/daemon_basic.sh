@@ -8,8 +8,8 @@
 # share that leader (its member keys) and count exactly; SIGTERM ends it with status 0 and nothing
 # left (no attr map entry either), after SIGKILL a session that shares its leader keeps counting,
 # the next session leaves nothing and a new daemon gets the same port; bad input gets one line, a
-# non-zero exit and leaves nothing; 10 or 11 events take as few leaders as open (8 software events
-# to a group, msr/tsc/ apart) and count exactly. /metrics is fetched with curl where it is
+# non-zero exit and leaves nothing; 9 or 10 events take as few leaders as open (8 software events
+# to a group, msr/tsc/ apart, the alias cs in its twin's group) and count exactly. /metrics is fetched with curl where it is
 # installed, else through bash's /dev/tcp (the guests have no curl).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../shared_lib.sh"
