@@ -236,6 +236,29 @@ daemon_scrape() {
 	exec {fd}<&-
 }
 
+# nobody_script FILE CONFIG GROUPS: FILE, a script that runs its arguments as nobody with
+# PERF_CONFIG=CONFIG and setpriv's GROUPS option (--clear-groups, --groups=GID); it execs, so
+# the $! of `FILE CMD &` is CMD's pid, not a root shell's.
+nobody_script() {
+	printf '#!/bin/sh\nPERF_CONFIG=%s exec setpriv --reuid=%s --regid=%s %s "$@"\n' \
+		"$2" "$(id -u nobody)" "$(id -g nobody)" "$3" >"$1"
+	chmod 755 "$1"
+}
+
+# control_ping CTL ACK NAME OUT: waits (up to 120 s) until the session behind the --control
+# fifos CTL and ACK answers a ping: then its events are open and enabled. Fails with the
+# session's output OUT if it does not answer, or answers something else.
+control_ping() {
+	local ctl ack reply
+
+	# read-write opens never block on a fifo; ours keep the ping until the session reads it
+	exec {ctl}<>"$1" {ack}<>"$2"
+	echo ping >&"$ctl"
+	read -r -t 120 -u "$ack" reply || { cat "$4" >&2; fail "$3 did not start"; }
+	exec {ctl}>&- {ack}<&-
+	[ "$reply" = ack ] || fail "$3 answered '$reply' to a ping"
+}
+
 # daemon_addr PID ERRFILE: the ADDR:PORT `bperf daemon` says it listens on (daemon_says).
 daemon_addr() {
 	daemon_says "$1" "$2" 'listening on '

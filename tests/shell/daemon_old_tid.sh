@@ -16,8 +16,7 @@ require_cmd setpriv
 IFS=. read -r major minor _ <<<"$(uname -r)"
 [ "$major" -lt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -lt 9 ]; } ||
 	skip "Linux $(uname -r) has pidfds of threads (daemon_unprivileged.sh counts -t with them)"
-NOBODY_UID=$(id -u nobody 2>/dev/null) || skip "needs user nobody"
-NOBODY_GID=$(id -g nobody)
+id -u nobody >/dev/null 2>&1 || skip "needs user nobody"
 PARANOID=/proc/sys/kernel/perf_event_paranoid
 [ -w "$PARANOID" ] || skip "needs a writable $PARANOID"
 orig_paranoid=$(cat "$PARANOID")
@@ -29,10 +28,7 @@ chmod 755 "$TMP"	# nobody reaches the socket and reads the config here
 SOCK=$TMP/sock
 printf '[daemon]\n\tsocket = %s\n' "$SOCK" >"$TMP/client.cfg"
 chmod 644 "$TMP/client.cfg"
-# a script that execs: $! of `nobody CMD &` is CMD's pid, not a root subshell's
-printf '#!/bin/sh\nPERF_CONFIG=%s exec setpriv --reuid=%s --regid=%s --clear-groups "$@"\n' \
-	"$TMP/client.cfg" "$NOBODY_UID" "$NOBODY_GID" >"$TMP/nobody"
-chmod 755 "$TMP/nobody"
+nobody_script "$TMP/nobody" "$TMP/client.cfg" --clear-groups
 nobody() { "$TMP/nobody" "$@"; }
 
 "$BPERF" daemon -v --listen none --socket "$SOCK" --bpf-attr-map "$SHARED_MAP" \
@@ -46,22 +42,14 @@ daemon_says "$daemon" "$TMP/daemon.err" "serving unprivileged sessions on $SOCK\
 "$TMP/nobody" sh -c 'kill -STOP $$; exec "$0" 500' "$WORKLOADS/pagetouch" &
 target=$!
 BG_PIDS+=("$target")
-for _ in $(seq 500); do
-	[ "$(awk '{ print $3 }' "/proc/$target/stat" 2>/dev/null)" = T ] && break
-	sleep 0.02
-done
-[ "$(awk '{ print $3 }' "/proc/$target/stat")" = T ] || fail "nobody's process did not stop"
+wait_stopped "$target"
 # counting once it answers a ping on its control fifo (its events open and enabled)
 mkfifo -m 666 "$TMP/ctl" "$TMP/ack"
 "$TMP/nobody" "$BPERF" stat -v -x, -e page-faults,page-faults:b -t "$target" \
 	--control "fifo:$TMP/ctl,$TMP/ack" >/dev/null 2>"$TMP/out" &
 session=$!
 BG_PIDS+=("$session")
-exec {ctl}<>"$TMP/ctl" {ack}<>"$TMP/ack"
-echo ping >&"$ctl"
-read -r -t 120 -u "$ack" reply || { cat "$TMP/out" >&2; fail "the -t session did not start"; }
-exec {ctl}>&- {ack}<&-
-assert_eq ack "$reply" "the -t session's answer to a ping"
+control_ping "$TMP/ctl" "$TMP/ack" "the -t session" "$TMP/out"
 kill -CONT "$target"
 wait "$session" || { rc=$?; cat "$TMP/out" >&2; fail "nobody's -t session exited $rc"; }
 wait "$target"

@@ -58,11 +58,8 @@ chmod 644 "$TMP/daemon.cfg" "$TMP/client.cfg"
 
 # $TMP/nobody CMD...: CMD as nobody, no groups, no capabilities, the socket in its config;
 # $TMP/member CMD...: the same in the policy group. Scripts that exec: $! is CMD's pid.
-printf '#!/bin/sh\nPERF_CONFIG=%s exec setpriv --reuid=%s --regid=%s %s "$@"\n' \
-	"$TMP/client.cfg" "$NOBODY_UID" "$NOBODY_GID" --clear-groups >"$TMP/nobody"
-printf '#!/bin/sh\nPERF_CONFIG=%s exec setpriv --reuid=%s --regid=%s %s "$@"\n' \
-	"$TMP/client.cfg" "$NOBODY_UID" "$NOBODY_GID" "--groups=$GROUP_GID" >"$TMP/member"
-chmod 755 "$TMP/nobody" "$TMP/member"
+nobody_script "$TMP/nobody" "$TMP/client.cfg" --clear-groups
+nobody_script "$TMP/member" "$TMP/client.cfg" "--groups=$GROUP_GID"
 nobody() { "$TMP/nobody" "$@"; }
 member() { "$TMP/member" "$@"; }
 

@@ -44,18 +44,13 @@ require_qemu_virt_pmu "its PMU: 6 counters, r3 and r4 counting nothing"
 # control fifo, its output in $TMP/NAME.out, and waits until it answers a ping: then its events
 # are open and counting.
 start_session() {
-	local name=$1 ctl ack reply
+	local name=$1
 	shift
 	mkfifo "$TMP/$name.ctl" "$TMP/$name.ack"
 	"$@" --control "fifo:$TMP/$name.ctl,$TMP/$name.ack" 2>"$TMP/$name.out" >/dev/null &
 	BG_PIDS+=($!)
 	SESSIONS+=("$name:$!")
-	# read-write opens never block on a fifo; ours keep the ping until the session reads it
-	exec {ctl}<>"$TMP/$name.ctl" {ack}<>"$TMP/$name.ack"
-	echo ping >&"$ctl"
-	read -r -t 120 -u "$ack" reply || { cat "$TMP/$name.out" >&2; fail "$name did not start"; }
-	exec {ctl}>&- {ack}<&-
-	[ "$reply" = ack ] || fail "$name answered '$reply' to a ping"
+	control_ping "$TMP/$name.ctl" "$TMP/$name.ack" "$name" "$TMP/$name.out"
 }
 
 # stop_sessions: SIGINT to every session started, which print their counts and end.
