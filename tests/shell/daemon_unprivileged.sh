@@ -78,7 +78,7 @@ start_daemon() {
 
 # registered: active slots in every leader of the test's attr map (the daemon's own included)
 registered() {
-	local links progs prog maps map total=0 n
+	local links progs prog ids maps map total=0 n
 
 	# a group's leader is named by its key and by each member's
 	links=$(map_link_ids | sort -u | paste -sd, -)
@@ -86,8 +86,10 @@ registered() {
 	progs=$(bpftool -j link show | jq -r "[$links] as \$l | .[] |
 		select(.id as \$i | \$l | index(\$i)) | .prog_id")
 	for prog in $progs; do
-		maps+=$(bpftool -j prog show id "$prog" |
-			jq -r '.map_ids | map(tostring) | join(",")'),
+		# a program freed since the link list was taken has no maps to add
+		ids=$(bpftool -j prog show id "$prog" 2>/dev/null |
+			jq -r '.map_ids // [] | map(tostring) | join(",")')
+		[ -n "$ids" ] && maps+=$ids,
 	done
 	for map in $(bpftool -j map show | jq -r "[${maps%,}] as \$m | .[] |
 		select(.name == \"sessions\" and (.id as \$i | \$m | index(\$i))) | .id"); do
