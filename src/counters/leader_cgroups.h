@@ -37,6 +37,16 @@ int leader_cg_read(const struct leader_handle *h, __u32 idx, __u32 member,
 int leader_cg_read_batch(const struct leader_handle *h, __u32 first, __u32 nr,
 			 struct bpf_perf_event_value *out);
 /*
+ * Every member's sums of the cgroups at indices idx[0..nr) (any order, each once), added up over
+ * the CPUs: out[i * nr_members + member]. Its memory is bounded whatever nr (leader_cg_sum.c).
+ * Needs no lock, like leader_cg_read().
+ */
+int leader_cg_sum(const struct leader_handle *h, const __u32 *idx, __u32 nr,
+		  struct bpf_perf_event_value *out);
+/* The leader's members, and its per-CPU maps' width (possible CPUs): what a reader sizes by. */
+__u32 leader_nr_members(const struct leader_handle *h);
+__u32 leader_nr_cpus(const struct leader_handle *h);
+/*
  * Drops every registration of the slots set in slots[] (sessions that died, or one released
  * without putting its cgroups): called by the slot table's reclaim.
  */
