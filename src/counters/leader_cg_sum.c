@@ -94,3 +94,8 @@ __u32 leader_nr_cpus(const struct leader_handle *h)
 {
 	return h->nr_cpus;
 }
+
+__u32 leader_member(const struct leader_handle *h)
+{
+	return h->member;
+}

@@ -69,6 +69,25 @@ static char *or_none(const char *value)
 	return value && strcmp(value, "none") ? xstrdup(value) : NULL;
 }
 
+/* An integer key from 0 to max, else def; -EINVAL after one line if malformed. */
+static int config_int(const struct perf_config *pc, const char *key, int def, long max, int *out)
+{
+	const char *v = perf_config_get(pc, key);
+	char *end;
+	long n;
+
+	*out = def;
+	if (!v)
+		return 0;
+	n = strtol(v, &end, 10);
+	if (*v && !*end && n >= 0 && n <= max) {
+		*out = (int)n;
+		return 0;
+	}
+	pr_err("bperf daemon: bad config value for '%s': '%s'", key, v);
+	return -EINVAL;
+}
+
 /* The [daemon] keys of perf's config files, under the command line's values. */
 static int read_config(struct daemon *d, const struct daemon_args *a)
 {
@@ -87,26 +106,20 @@ static int read_config(struct daemon *d, const struct daemon_args *a)
 	cfg->events = xstrdup(v ?: DAEMON_DEFAULT_EVENTS);
 	v = a->cgroup_root ?: perf_config_get(&pc, "daemon.cgroup-root");
 	cfg->cgroup_root = xstrdup(v ?: "/");
+	v = perf_config_get(&pc, "daemon.cgroup-cpu-series");
+	cfg->cgroup_cpu_series = v && *v ? xstrdup(v) : NULL;
 	v = a->listen ?: perf_config_get(&pc, "daemon.listen");
 	cfg->listen = or_none(v ?: BPERF_DAEMON_LISTEN);
 	v = a->socket_path ?: perf_config_get(&pc, "daemon.socket");
 	cfg->socket_path = or_none(v ?: BPERF_DAEMON_SOCKET);
 	v = perf_config_get(&pc, "daemon.allow-system-wide-group");
 	cfg->allow_group = v && *v ? xstrdup(v) : NULL;
-	cfg->max_sessions_per_user = BPERF_DAEMON_MAX_SESSIONS_PER_USER;
-	v = perf_config_get(&pc, "daemon.max-sessions-per-user");
-	if (v) {
-		char *end;
-		long n = strtol(v, &end, 10);
-
-		if (*v && !*end && n >= 0 && n <= 1 << 20) {
-			cfg->max_sessions_per_user = (int)n;
-		} else {
-			pr_err("bperf daemon: bad config value for 'daemon.max-sessions-per-user': "
-			       "'%s'", v);
-			err = -EINVAL;
-		}
-	}
+	err = config_int(&pc, "daemon.max-sessions-per-user", BPERF_DAEMON_MAX_SESSIONS_PER_USER,
+			 1 << 20, &cfg->max_sessions_per_user);
+	if (!err)
+		err = config_int(&pc, "daemon.max-cgroup-cpu-series",
+				 BPERF_DAEMON_MAX_CGROUP_CPU_SERIES, 1 << 30,
+				 &cfg->max_cgroup_cpu_series);
 	cfg->attr_map = a->attr_map ?: DEFAULT_ATTR_MAP_PATH;
 	cfg->verbose = a->verbose;
 	perf_config_free(&pc);
@@ -212,6 +225,8 @@ static int daemon_start(struct daemon *d)
 	if (!err)
 		err = cgwatch_start(d->loop, d->cfg.cgroup_root, d->cfg.verbose, d->reg,
 				    &d->cgroups);
+	if (!err)
+		err = registry_start_error(d->reg);
 	if (err)
 		return err;
 	if (d->http)
@@ -233,6 +248,7 @@ static void daemon_stop(struct daemon *d)
 	loop_free(d->loop);
 	free(d->cfg.events);
 	free(d->cfg.cgroup_root);
+	free(d->cfg.cgroup_cpu_series);
 	free(d->cfg.listen);
 	free(d->cfg.socket_path);
 	free(d->cfg.allow_group);

@@ -16,11 +16,15 @@
 /* environment override of the socket path for clients (tests) */
 #define BPERF_DAEMON_SOCKET_ENV "BPERF_DAEMON_SOCKET"
 #define BPERF_DAEMON_MAX_SESSIONS_PER_USER 8
+/* CPU x cgroup series by default at most (daemon.max-cgroup-cpu-series; see man page) */
+#define BPERF_DAEMON_MAX_CGROUP_CPU_SERIES 100000
 
 /* From the command line, else perf's config files ([daemon] section), else the defaults. */
 struct daemon_config {
 	char *events;		/* -e / daemon.events */
 	char *cgroup_root;	/* --cgroup-root / daemon.cgroup-root: below perf's cgroup fs */
+	char *cgroup_cpu_series;	/* daemon.cgroup-cpu-series: paths, "all", or NULL */
+	int max_cgroup_cpu_series;	/* daemon.max-cgroup-cpu-series */
 	char *listen;		/* --listen / daemon.listen: ADDR:PORT, or NULL for none */
 	char *socket_path;	/* --socket / daemon.socket, or NULL for none */
 	char *allow_group;	/* daemon.allow-system-wide-group: a group name, or NULL */

@@ -36,8 +36,7 @@ static bool token_is(const char *p, const char *end, const char *word)
 	return (size_t)(end - p) == n && !strncasecmp(p, word, n);
 }
 
-/* A q value as RFC 9110 spells it: 0, 1, or 0.ddd (at most 3 digits); -1 if malformed. */
-static int parse_q(const char *p, const char *end)
+int accept_parse_q(const char *p, const char *end)
 {
 	int q = 0, digits = 0;
 
@@ -97,7 +96,7 @@ static int media_range_q(const char *p, const char *end, enum media *media)
 		const char *name_end = trim_end(param, eq);
 
 		if (token_is(param, name_end, "q")) {
-			q = parse_q(val, param_end);
+			q = accept_parse_q(val, param_end);
 			if (q < 0)
 				return -1;
 		} else if (token_is(param, name_end, "version")) {
@@ -286,15 +285,15 @@ static void put_escaped(struct byte_buf *b, const char *s, bool quote)
 
 /* ---- The exposition -------------------------------------------------------------------- */
 
-enum series_kind { SERIES_COUNT, SERIES_ENABLED, SERIES_RUNNING, SERIES_COUNT_SECONDS };
+enum series_kind { SERIES_COUNT, SERIES_ENABLED, SERIES_RUNNING };
 
 struct writer {
 	struct byte_buf *out;
 	const struct snapshot *s;
 	bool om;
-	char **labels;		/* per cgroup: `{cgroup="ESCAPED",cpu="` or NULL: a duplicate */
-	size_t *label_len;
-	char (*cpu_text)[16];	/* per CPU index: `N"} ` */
+	char **cg_text;		/* per cgroup: `cgroup="ESCAPED"` or NULL: a duplicate */
+	size_t *cg_len;
+	char (*cpu_text)[16];	/* per CPU index: `cpu="N"` */
 	size_t *cpu_len;
 };
 
@@ -339,62 +338,103 @@ static void put_metadata(struct writer *w, const char *family, const char *type,
 	}
 }
 
-static void put_sample_head(struct writer *w, const char *family, size_t family_len,
-			    const char *suffix, size_t suffix_len, int cg, int cpu)
+/* One sample line (and OpenMetrics' _created): NAME_total{LABELS} VALUE. cg, cpu: -1 for none */
+static void put_sample(struct writer *w, const char *family, size_t family_len, int cg, int cpu,
+		       __u64 x, bool seconds, double created)
 {
-	buf_put(w->out, family, family_len);
-	buf_put(w->out, suffix, suffix_len);
-	buf_put(w->out, w->labels[cg], w->label_len[cg]);
-	buf_put(w->out, w->cpu_text[cpu], w->cpu_len[cpu]);
+	for (int created_line = 0; created_line <= w->om; created_line++) {
+		buf_put(w->out, family, family_len);
+		if (created_line)
+			buf_put(w->out, "_created{", 9);
+		else
+			buf_put(w->out, "_total{", 7);
+		if (cg >= 0)
+			buf_put(w->out, w->cg_text[cg], w->cg_len[cg]);
+		if (cg >= 0 && cpu >= 0)
+			buf_put(w->out, ",", 1);
+		if (cpu >= 0)
+			buf_put(w->out, w->cpu_text[cpu], w->cpu_len[cpu]);
+		buf_put(w->out, "} ", 2);
+		if (created_line)
+			put_unix_ms(w->out, created);
+		else if (seconds)
+			put_seconds(w->out, x);
+		else
+			put_u64(w->out, x);
+		buf_put(w->out, "\n", 1);
+	}
 }
 
-static void put_family(struct writer *w, int ev, enum series_kind kind)
+static __u64 value_of(const struct snap_value *v, enum series_kind kind)
 {
-	static const char *const help[] = {
-		[SERIES_COUNT] = "Count of perf event %s.",
-		[SERIES_COUNT_SECONDS] = "Count of perf event %s, in seconds.",
-		[SERIES_ENABLED] = "Time perf event %s was enabled, in seconds.",
-		[SERIES_RUNNING] = "Time perf event %s was running on a counter, in seconds.",
+	return kind == SERIES_COUNT ? v->count : kind == SERIES_ENABLED ? v->enabled : v->running;
+}
+
+int exposition_shape_family(const char *event, bool seconds, enum exposition_shape shape,
+			    bool times_running, bool times, char *buf, size_t size)
+{
+	static const char *const prefix[] = {
+		[SHAPE_MACHINE] = "bperf_",
+		[SHAPE_CGROUP] = "bperf_cgroup_",
+		[SHAPE_CGROUP_CPU] = "bperf_cgroup_cpu_",
+	};
+	char base[256];
+	int len = exposition_family(event, false, base, sizeof(base));
+
+	if (len < 0)
+		return len;
+	len = snprintf(buf, size, "%s%s%s%s", prefix[shape], base + strlen("bperf_"),
+		       !times ? "" : times_running ? "_running" : "_enabled",
+		       times || seconds ? "_seconds" : "");
+	return len < 0 || (size_t)len >= size ? -ENAMETOOLONG : len;
+}
+
+static void put_family(struct writer *w, int ev, enum exposition_shape shape,
+		       enum series_kind kind)
+{
+	static const char *const help[][3] = {
+		[SHAPE_MACHINE] = {
+			"Count of perf event %s on each CPU.",
+			"Time perf event %s was enabled on each CPU, in seconds.",
+			"Time perf event %s was running on a counter on each CPU, in seconds.",
+		},
+		[SHAPE_CGROUP] = {
+			"Count of perf event %s in each cgroup's own tasks, over all CPUs.",
+			"Time perf event %s was enabled in each cgroup's own tasks, in seconds.",
+			"Time perf event %s was running in each cgroup's own tasks, in seconds.",
+		},
+		[SHAPE_CGROUP_CPU] = {
+			"Count of perf event %s in each cgroup's own tasks on each CPU.",
+			"Time perf event %s was enabled in each cgroup's own tasks per CPU, in seconds.",
+			"Time perf event %s was running in each cgroup's own tasks per CPU, in seconds.",
+		},
 	};
 	const struct snapshot *s = w->s;
 	const struct snap_event *e = &s->events[ev];
 	bool seconds = kind != SERIES_COUNT || e->seconds;
-	char family[256];
-	int len;
+	char family[320];
+	int len, cg, cpu, i;
 
-	len = exposition_family(e->name, false, family, sizeof(family) - 32);
+	len = exposition_shape_family(e->name, e->seconds, shape, kind == SERIES_RUNNING,
+				      kind != SERIES_COUNT, family, sizeof(family));
 	if (len < 0)
 		return;
-	if (kind == SERIES_ENABLED)
-		strcpy(family + len, "_enabled");
-	else if (kind == SERIES_RUNNING)
-		strcpy(family + len, "_running");
-	if (seconds)
-		strcat(family, "_seconds");
-	len = strlen(family);
-
-	put_metadata(w, family, "counter", seconds ? "seconds" : NULL,
-		     help[kind == SERIES_COUNT && seconds ? SERIES_COUNT_SECONDS : kind], e->name);
-	for (int cg = 0; cg < s->nr_cgroups; cg++) {
-		if (!w->labels[cg])
-			continue;
-		for (int cpu = 0; cpu < s->nr_cpus; cpu++) {
-			const struct snap_value *v = snap_at(s, ev, cg, cpu);
-			__u64 x = kind == SERIES_COUNT ? v->count :
-				  kind == SERIES_ENABLED ? v->enabled : v->running;
-
-			put_sample_head(w, family, len, "_total", 6, cg, cpu);
-			if (seconds)
-				put_seconds(w->out, x);
-			else
-				put_u64(w->out, x);
-			buf_put(w->out, "\n", 1);
-			if (w->om) {
-				put_sample_head(w, family, len, "_created", 8, cg, cpu);
-				put_unix_ms(w->out, s->cgroups[cg].created);
-				buf_put(w->out, "\n", 1);
-			}
-		}
+	put_metadata(w, family, "counter", seconds ? "seconds" : NULL, help[shape][kind],
+		     e->name);
+	if (shape == SHAPE_MACHINE)
+		for (cpu = 0; cpu < s->nr_cpus; cpu++)
+			put_sample(w, family, len, -1, cpu, value_of(snap_machine(s, ev, cpu), kind),
+				   seconds, s->start);
+	for (cg = 0; shape == SHAPE_CGROUP && cg < s->nr_cgroups; cg++)
+		if (w->cg_text[cg])
+			put_sample(w, family, len, cg, -1, value_of(snap_own(s, ev, cg), kind),
+				   seconds, s->cgroups[cg].created);
+	for (i = 0; shape == SHAPE_CGROUP_CPU && i < s->nr_cpu_cgroups; i++) {
+		cg = s->cpu_cgroups[i];
+		for (cpu = 0; w->cg_text[cg] && cpu < s->nr_cpus; cpu++)
+			put_sample(w, family, len, cg, cpu,
+				   value_of(snap_own_cpu(s, ev, i, cpu), kind), seconds,
+				   s->cgroups[cg].created);
 	}
 }
 
@@ -408,46 +448,55 @@ static int cmp_label(const void *a, const void *b, void *arg)
 	return c ? c : x - y;
 }
 
+/* Two paths can escape to one text: the later cgroup is left out (see build_labels). */
+static void drop_duplicates(struct writer *w)
+{
+	const struct snapshot *s = w->s;
+	int *order = xzalloc(sizeof(*order) * (s->nr_cgroups + 1));
+	bool *dup = xzalloc(sizeof(*dup) * (s->nr_cgroups + 1));
+
+	for (int cg = 0; cg < s->nr_cgroups; cg++)
+		order[cg] = cg;
+	qsort_r(order, s->nr_cgroups, sizeof(*order), cmp_label, w->cg_text);
+	for (int i = 1; i < s->nr_cgroups; i++)
+		if (!strcmp(w->cg_text[order[i - 1]], w->cg_text[order[i]]))
+			dup[order[i]] = true;
+	for (int cg = 0; cg < s->nr_cgroups; cg++) {
+		if (dup[cg]) {
+			free(w->cg_text[cg]);
+			w->cg_text[cg] = NULL;
+		}
+	}
+	free(order);
+	free(dup);
+}
+
 /*
- * The label prefix of every cgroup, escaped once for all its series. Two paths can escape to one
- * text (a real "\xff" in a name next to a byte 0xff): Prometheus keeps only one of two equal
+ * The label of every cgroup and CPU, escaped once for all their series. Two paths can escape to
+ * one text (a real "\xff" in a name next to a byte 0xff): Prometheus keeps only one of two equal
  * series and says nothing (design A2), so the later cgroup is left out instead.
  */
 static void build_labels(struct writer *w)
 {
 	const struct snapshot *s = w->s;
-	int *order = xzalloc(sizeof(*order) * (s->nr_cgroups + 1));
-	bool *dup = xzalloc(sizeof(*dup) * (s->nr_cgroups + 1));
 	struct byte_buf b = {};
 
 	for (int cg = 0; cg < s->nr_cgroups; cg++) {
 		b.len = 0;
-		put_str(&b, "{cgroup=\"");
+		put_str(&b, "cgroup=\"");
 		put_escaped(&b, s->cgroups[cg].path, true);
-		put_str(&b, "\",cpu=\"");
-		buf_put(&b, "", 1);
-		w->labels[cg] = xstrdup(b.data);
-		w->label_len[cg] = b.len - 1;
-		order[cg] = cg;
+		buf_put(&b, "\"", 2);
+		w->cg_text[cg] = xstrdup(b.data);
+		w->cg_len[cg] = b.len - 1;
 	}
 	buf_free(&b);
-	qsort_r(order, s->nr_cgroups, sizeof(*order), cmp_label, w->labels);
-	for (int i = 1; i < s->nr_cgroups; i++)
-		if (!strcmp(w->labels[order[i - 1]], w->labels[order[i]]))
-			dup[order[i]] = true;
-	for (int cg = 0; cg < s->nr_cgroups; cg++) {
-		if (dup[cg]) {
-			free(w->labels[cg]);
-			w->labels[cg] = NULL;
-		}
-	}
-	free(order);
-	free(dup);
+	drop_duplicates(w);
 	for (int cpu = 0; cpu < s->nr_cpus; cpu++) {
 		struct byte_buf c = { .data = w->cpu_text[cpu], .cap = sizeof(w->cpu_text[cpu]) };
 
+		buf_put(&c, "cpu=\"", 5);
 		put_u64(&c, (unsigned int)s->cpus[cpu]);
-		buf_put(&c, "\"} ", 3);
+		buf_put(&c, "\"", 1);
 		w->cpu_len[cpu] = c.len;
 	}
 }
@@ -466,42 +515,56 @@ static bool family_taken(const struct snapshot *s, int ev)
 	return false;
 }
 
+static void put_gauge(struct writer *w, const char *name, const char *help, int value)
+{
+	put_metadata(w, name, "gauge", NULL, "%s", help);
+	put_str(w->out, name);
+	put_str(w->out, " ");
+	put_u64(w->out, value);
+	put_str(w->out, "\n");
+}
+
+static void writer_free(struct writer *w)
+{
+	for (int cg = 0; cg < w->s->nr_cgroups; cg++)
+		free(w->cg_text[cg]);
+	free(w->cg_text);
+	free(w->cg_len);
+	free(w->cpu_text);
+	free(w->cpu_len);
+}
+
 int exposition_write(struct byte_buf *out, const struct snapshot *s, bool openmetrics)
 {
 	struct writer w = { .out = out, .s = s, .om = openmetrics };
 	int nr_counted = 0;
 
-	w.labels = xzalloc(sizeof(*w.labels) * (s->nr_cgroups + 1));
-	w.label_len = xzalloc(sizeof(*w.label_len) * (s->nr_cgroups + 1));
+	w.cg_text = xzalloc(sizeof(*w.cg_text) * (s->nr_cgroups + 1));
+	w.cg_len = xzalloc(sizeof(*w.cg_len) * (s->nr_cgroups + 1));
 	w.cpu_text = xzalloc(sizeof(*w.cpu_text) * (s->nr_cpus + 1));
 	w.cpu_len = xzalloc(sizeof(*w.cpu_len) * (s->nr_cpus + 1));
 	build_labels(&w);
 
 	for (int cg = 0; cg < s->nr_cgroups; cg++)
 		nr_counted += strcmp(s->cgroups[cg].path, "/") != 0;
-	put_metadata(&w, "bperf_daemon_cgroups", "gauge", NULL, "Cgroups counted%s.",
-		     ", besides the whole CPU");
-	put_str(out, "bperf_daemon_cgroups ");
-	put_u64(out, nr_counted);
-	put_str(out, "\n");
-
-	for (int ev = 0; ev < s->nr_events; ev++) {
-		if (family_taken(s, ev))
+	put_gauge(&w, "bperf_daemon_cgroups", "Cgroups counted.", nr_counted);
+	put_gauge(&w, "bperf_daemon_cgroups_dropped",
+		  "Cgroups not counted: the leaders' cgroups were all taken.", s->nr_dropped);
+	for (int shape = SHAPE_MACHINE; shape <= SHAPE_CGROUP_CPU; shape++) {
+		if (shape == SHAPE_CGROUP_CPU && !s->nr_cpu_cgroups)
 			continue;
-		put_family(&w, ev, SERIES_COUNT);
-		if (s->events[ev].scaled) {
-			put_family(&w, ev, SERIES_ENABLED);
-			put_family(&w, ev, SERIES_RUNNING);
+		for (int ev = 0; ev < s->nr_events; ev++) {
+			if (family_taken(s, ev))
+				continue;
+			put_family(&w, ev, shape, SERIES_COUNT);
+			if (s->events[ev].scaled) {
+				put_family(&w, ev, shape, SERIES_ENABLED);
+				put_family(&w, ev, shape, SERIES_RUNNING);
+			}
 		}
 	}
 	if (w.om)
 		put_str(out, "# EOF\n");
-
-	for (int cg = 0; cg < s->nr_cgroups; cg++)
-		free(w.labels[cg]);
-	free(w.labels);
-	free(w.label_len);
-	free(w.cpu_text);
-	free(w.cpu_len);
+	writer_free(&w);
 	return 0;
 }

@@ -16,6 +16,8 @@
 #define CONTENT_TYPE_TEXT "text/plain; version=0.0.4; charset=utf-8"
 #define CONTENT_TYPE_OPENMETRICS "application/openmetrics-text; version=1.0.0; charset=utf-8"
 
+/* A q value as RFC 9110 spells it: 0, 1, or 0.ddd (at most 3 digits), x 1000; -1 if malformed. */
+int accept_parse_q(const char *p, const char *end);
 /* Whether an Accept header value prefers OpenMetrics 1.0 (NULL: no header, plain text). */
 bool accept_wants_openmetrics(const char *accept);
 /*
@@ -24,6 +26,17 @@ bool accept_wants_openmetrics(const char *accept);
  * exported together: the daemon checks this at start. Returns the length or -ENAMETOOLONG.
  */
 int exposition_family(const char *event, bool seconds, char *buf, size_t size);
+/*
+ * The three shapes of a snapshot's series (snapshot.h), each its own family: bperf_EVENT per
+ * CPU, bperf_cgroup_EVENT per cgroup, bperf_cgroup_cpu_EVENT per cgroup and CPU.
+ */
+enum exposition_shape { SHAPE_MACHINE, SHAPE_CGROUP, SHAPE_CGROUP_CPU };
+/*
+ * The family name of an event's series of one shape, without _total: its count (times false),
+ * or its enabled or running time (times, times_running). The length, or -ENAMETOOLONG.
+ */
+int exposition_shape_family(const char *event, bool seconds, enum exposition_shape shape,
+			    bool times_running, bool times, char *buf, size_t size);
 /* Appends the whole exposition (OpenMetrics ends with "# EOF"); 0 or -errno. */
 int exposition_write(struct byte_buf *out, const struct snapshot *s, bool openmetrics);
 

@@ -19,6 +19,7 @@
 #include "../common.h"
 #include "exposition.h"
 #include "http.h"
+#include "http_gzip.h"
 
 #define HTTP_MAX_CONNS 16
 #define HTTP_MAX_HEAD 8192
@@ -43,6 +44,7 @@ struct http_server {
 	http_metrics_fn fn;
 	void *arg;
 	struct byte_buf body;	/* reused by every scrape */
+	struct byte_buf gzipped;	/* body compressed, when the scraper takes gzip */
 	struct http_conn *conns;
 	int nr_conns;
 	char address[INET6_ADDRSTRLEN + 8];
@@ -234,7 +236,7 @@ static void handle_request(struct http_conn *c)
 	struct http_server *s = c->srv;
 	char method[16], target[HTTP_MAX_HEAD], accept_buf[1024];
 	const char *accept;
-	bool head_only, om;
+	bool head_only, om, gzip;
 	int err;
 
 	if (!parse_request_line(c->head, method, sizeof(method), target, sizeof(target))) {
@@ -252,14 +254,21 @@ static void handle_request(struct http_conn *c)
 	}
 	accept = header_value(strchr(c->head, '\n') + 1, "Accept", accept_buf, sizeof(accept_buf));
 	om = accept_wants_openmetrics(accept);
+	gzip = accept_encoding_gzip(header_value(strchr(c->head, '\n') + 1, "Accept-Encoding",
+						 accept_buf, sizeof(accept_buf)));
 	s->body.len = 0;
 	err = s->fn(s->arg, &s->body, om);
+	s->gzipped.len = 0;
+	if (!err && gzip)
+		err = gzip_compress(&s->body, &s->gzipped);
 	if (err) {
 		respond_error(c, "500 Internal Server Error", "");
 		return;
 	}
+	/* Vary: a cache between must not hand a gzipped body to a client that did not ask */
 	respond(c, "200 OK", om ? CONTENT_TYPE_OPENMETRICS : CONTENT_TYPE_TEXT,
-		"", &s->body, head_only);
+		gzip ? "Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n" :
+		"Vary: Accept-Encoding\r\n", gzip ? &s->gzipped : &s->body, head_only);
 }
 
 static bool head_complete(const char *head)
@@ -458,5 +467,6 @@ void http_server_stop(struct http_server *s)
 	loop_del(s->loop, s->fd);
 	close(s->fd);
 	buf_free(&s->body);
+	buf_free(&s->gzipped);
 	free(s);
 }

@@ -12,64 +12,7 @@
 #include "../events/evlist.h"
 #include "../stat/target.h"
 #include "exposition.h"
-#include "registry.h"
-
-/*
- * A leader the daemon holds a slot in: one for each group of its events that opens as a perf
- * group (up to LEADER_MAX_MEMBERS of one class, join_events), one for an event left alone.
- */
-struct reg_leader {
-	struct perf_event_attr key;	/* its attr map key: the event's, or the group's */
-	struct leader_handle h;
-	__u32 slot;
-	bool joined;
-};
-
-struct reg_event {
-	char *name;
-	struct perf_event_attr attr;	/* as parsed: the attr map key bperf stat uses too */
-	bool seconds, scaled;
-	int leader;			/* its leader in registry.leaders */
-	__u32 member;			/* and its member there */
-	struct bpf_perf_event_value *base;	/* [possible CPUs]: raw readings at the start */
-};
-
-struct reg_cgroup {
-	char *path;
-	__u64 id;
-	double created;
-	bool counted;		/* registered in every leader */
-	bool tried;		/* registration was tried (else: the attr map could not be locked) */
-	__u32 *idx;		/* [leader]: its index in each leader */
-	struct bpf_perf_event_value *base;	/* [event][possible CPU]: sums at registration */
-};
-
-struct registry {
-	const char *map_path;
-	int verbose;
-	struct cpu_map cpus;	/* the CPUs online at the start: the slots' and the series' */
-	__u32 nr_possible;	/* the leaders' per-CPU width */
-	int nr_events;
-	struct reg_event *events;
-	int nr_leaders;
-	struct reg_leader *leaders;
-	int nr_cgroups;
-	struct reg_cgroup *cgroups;	/* sorted by path */
-	int nr_counted;
-	double start;
-	bool walked;		/* the first walk's cgroups are there: later ones are new */
-	bool cg_warned;		/* said once why cgroups cannot be counted */
-	struct bpf_perf_event_value *buf;	/* [possible CPUs] */
-	struct bpf_perf_event_value *batch;	/* a leader's sums of a range of indices */
-	size_t batch_cap;
-	int batch_leader;	/* whose sums batch holds in this snapshot (-1: none) */
-	bool batch_ok;
-	/* the last snapshot's storage, reused */
-	struct snap_event *snap_events;
-	struct snap_cgroup *snap_cgroups;
-	struct snap_value *snap_values;
-	size_t snap_cgroups_cap, snap_values_cap;
-};
+#include "registry_internal.h"
 
 static double unix_now(void)
 {
@@ -80,6 +23,11 @@ static double unix_now(void)
 }
 
 /* Events the PMU may multiplex: their enabled and running times are exported too. */
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static bool may_multiplex(const struct perf_event_attr *attr)
 {
 	return attr->type != PERF_TYPE_SOFTWARE && attr->type != PERF_TYPE_TRACEPOINT;
@@ -210,8 +158,7 @@ static int fill_group(const struct registry *r, int first, const bool *placed,
 	return nr;
 }
 
-/* Brings every leader's sums up to date, as its readers must before they read (leader_sync). */
-static int sync_leaders(struct registry *r)
+int registry_sync(struct registry *r)
 {
 	int i, err = 0;
 
@@ -239,7 +186,7 @@ static int join_leader(struct registry *r, struct reg_leader *l,
 		return err;
 	}
 	l->joined = true;
-	r->nr_possible = l->h.nr_cpus;
+	r->nr_possible = leader_nr_cpus(&l->h);
 	/* sessions of one of the events find the group's leader under their member keys */
 	return nr > 1 ? shared_file_members(r->map_path, attrs, nr, &l->h) : 0;
 }
@@ -276,14 +223,14 @@ static int join_events(struct registry *r)
 		for (m = 0; m < nr; m++) {
 			placed[members[m]] = true;
 			r->events[members[m]].leader = r->nr_leaders - 1;
-			r->events[members[m]].member = l->h.member + m;
+			r->events[members[m]].member = leader_member(&l->h) + m;
 		}
 		pr_debug(r->verbose, 1, "bperf daemon: leader %d: %d event(s) from %s",
 			 r->nr_leaders, nr, r->events[i].name);
 	}
 	free(placed);
 	if (!err) {
-		err = sync_leaders(r);
+		err = registry_sync(r);
 		if (err)
 			pr_err("bperf daemon: cannot read the counters: %s", strerror(-err));
 	}
@@ -291,7 +238,7 @@ static int join_events(struct registry *r)
 		struct reg_event *e = &r->events[i];
 		struct leader_handle *h = &r->leaders[e->leader].h;
 
-		e->base = xzalloc(h->nr_cpus * sizeof(*e->base));
+		e->base = xzalloc(leader_nr_cpus(h) * sizeof(*e->base));
 		err = leader_read_raw(h, e->member, e->base);
 		if (err)
 			pr_err("bperf daemon: cannot read the counter of %s: %s", e->name,
@@ -300,6 +247,47 @@ static int join_events(struct registry *r)
 	if (!err)
 		r->buf = xzalloc(r->nr_possible * sizeof(*r->buf));
 	return err;
+}
+
+/*
+ * daemon.cgroup-cpu-series: "all", or a comma list of cgroup paths (as -G takes them). A list
+ * that asks for more than max_series series stops the daemon.
+ */
+static int parse_cpu_series(struct registry *r, const char *value, int max_series)
+{
+	char *copy, *tok, *save;
+	int per;
+
+	r->root_folded = xzalloc((r->nr_events + 1) * sizeof(*r->root_folded));
+	r->max_cpu_series = max_series;
+	if (!value || !*value || !strcmp(value, "none"))
+		return 0;
+	if (!strcmp(value, "all")) {
+		r->cpu_all = true;
+		return 0;
+	}
+	copy = xstrdup(value);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (*tok != '/' || !strcmp(tok, "/")) {
+			pr_err("bperf daemon: bad cgroup '%s' in daemon.cgroup-cpu-series: a path "
+			       "below the cgroup root such as /system.slice (the machine's CPUs "
+			       "are always exported)", tok);
+			free(copy);
+			return -EINVAL;
+		}
+		r->cpu_paths = xrealloc(r->cpu_paths, (r->nr_cpu_paths + 1) * sizeof(char *));
+		r->cpu_paths[r->nr_cpu_paths++] = xstrdup(tok);
+	}
+	free(copy);
+	qsort(r->cpu_paths, r->nr_cpu_paths, sizeof(char *), cmp_path);
+	per = registry_series_per_cpu_cgroup(r);
+	if ((long long)per * r->nr_cpu_paths > r->max_cpu_series) {
+		pr_err("bperf daemon: daemon.cgroup-cpu-series asks for %lld CPU x cgroup series, "
+		       "more than daemon.max-cgroup-cpu-series (%d)",
+		       (long long)per * r->nr_cpu_paths, r->max_cpu_series);
+		return -E2BIG;
+	}
+	return 0;
 }
 
 int registry_open(const struct daemon_config *cfg, bool default_list, struct registry **out)
@@ -318,6 +306,8 @@ int registry_open(const struct daemon_config *cfg, bool default_list, struct reg
 	}
 	err = add_events(r, cfg->events, default_list);
 	if (!err)
+		err = parse_cpu_series(r, cfg->cgroup_cpu_series, cfg->max_cgroup_cpu_series);
+	if (!err)
 		err = join_events(r);
 	if (err) {
 		registry_close(r);
@@ -327,149 +317,6 @@ int registry_open(const struct daemon_config *cfg, bool default_list, struct reg
 		pr_debug(r->verbose, 1, "bperf daemon: counting %s", r->events[i].name);
 	*out = r;
 	return 0;
-}
-
-static void cgroup_free(struct reg_cgroup *cg)
-{
-	free(cg->path);
-	free(cg->idx);
-	free(cg->base);
-}
-
-/* Why cgroups are not counted, once: the leader's per-cgroup sums are missing or full. */
-static void cgroup_refused(struct registry *r, const struct reg_cgroup *cg, int err)
-{
-	if (r->cg_warned)
-		return;
-	r->cg_warned = true;
-	if (err == -ENOSYS)
-		pr_err("bperf daemon: per-cgroup counting is not available in this build: "
-		       "only the CPU-wide series are exported");
-	else
-		pr_err("bperf daemon: cannot count cgroup %s%s: %s", cg->path,
-		       err == -ENOSPC ? " (and further ones)" : "", strerror(-err));
-}
-
-/* Registers cg in every leader; all or nothing. The attr map is locked. */
-static void cgroup_register(struct registry *r, struct reg_cgroup *cg)
-{
-	int i, err = 0;
-
-	cg->tried = true;
-	if (!cg->idx)
-		cg->idx = xzalloc(r->nr_leaders * sizeof(*cg->idx));
-	for (i = 0; i < r->nr_leaders && !err; i++)
-		err = leader_cg_get(&r->leaders[i].h, r->leaders[i].slot, cg->id, &cg->idx[i]);
-	if (err) {
-		for (i -= 2; i >= 0; i--)
-			leader_cg_put(&r->leaders[i].h, r->leaders[i].slot, cg->id);
-		cgroup_refused(r, cg, err);
-		return;
-	}
-	cg->counted = true;
-	r->nr_counted++;
-	pr_debug(r->verbose, 2, "bperf daemon: counting cgroup %s", cg->path);
-}
-
-/*
- * locked: the attr map is, and the registrations are dropped; else they stay in the leaders
- * until the daemon's slots are released, which drops them all.
- */
-static void cgroup_unregister(struct registry *r, struct reg_cgroup *cg, bool locked)
-{
-	int i;
-
-	if (!cg->counted)
-		return;
-	for (i = 0; i < r->nr_leaders && locked; i++)
-		leader_cg_put(&r->leaders[i].h, r->leaders[i].slot, cg->id);
-	cg->counted = false;
-	r->nr_counted--;
-	pr_debug(r->verbose, 2, "bperf daemon: dropped cgroup %s", cg->path);
-}
-
-/* The bases of the cgroups registered just now: their sums at this moment. */
-static void take_cgroup_bases(struct registry *r, struct reg_cgroup *cgs, const bool *fresh)
-{
-	int i, j, err = sync_leaders(r);
-
-	for (i = 0; i < r->nr_events; i++) {
-		struct reg_event *e = &r->events[i];
-		struct leader_handle *h = &r->leaders[e->leader].h;
-
-		for (j = 0; j < r->nr_cgroups; j++) {
-			struct reg_cgroup *cg = &cgs[j];
-
-			if (!fresh[j] || !cg->counted)
-				continue;
-			if (!cg->base)
-				cg->base = xzalloc((size_t)r->nr_events * r->nr_possible *
-						   sizeof(*cg->base));
-			if (!err)
-				leader_cg_read(h, cg->idx[e->leader], e->member,
-					       &cg->base[i * r->nr_possible]);
-		}
-	}
-}
-
-void registry_set_cgroups(struct registry *r, const struct cgroup_entry *list, int nr)
-{
-	struct reg_cgroup *next = xzalloc((nr + 1) * sizeof(*next));
-	struct reg_cgroup *gone = xzalloc((r->nr_cgroups + 1) * sizeof(*gone));
-	bool *fresh = xzalloc((nr + 1) * sizeof(*fresh));
-	int i = 0, j = 0, n = 0, nr_gone = 0, nr_fresh = 0;
-	/* OpenMetrics' _created: the start for the cgroups there at the start */
-	double now = r->walked ? unix_now() : r->start;
-	struct attr_map map;
-	bool locked = false;
-
-	/* both sorted by path: a merge */
-	while (i < r->nr_cgroups || j < nr) {
-		int cmp = i == r->nr_cgroups ? 1 : j == nr ? -1 :
-			  strcmp(r->cgroups[i].path, list[j].path);
-
-		if (cmp == 0 && r->cgroups[i].id == list[j].id) {
-			/* one the attr map's lock kept out last time is tried again */
-			next[n] = r->cgroups[i++];
-			if (!next[n].tried) {
-				next[n].created = now;
-				fresh[n] = true;
-				nr_fresh++;
-			}
-			n++;
-			j++;
-			continue;
-		}
-		/* a cgroup removed and made again under its path is a new one */
-		if (cmp <= 0)
-			gone[nr_gone++] = r->cgroups[i++];
-		if (cmp >= 0) {
-			next[n].path = xstrdup(list[j].path);
-			next[n].id = list[j++].id;
-			next[n].created = now;
-			fresh[n++] = true;
-			nr_fresh++;
-		}
-	}
-	if ((nr_gone || nr_fresh) && r->nr_events)
-		locked = !attr_map_open_locked(&map, r->map_path);
-	for (i = 0; i < nr_gone; i++) {
-		cgroup_unregister(r, &gone[i], locked);
-		cgroup_free(&gone[i]);
-	}
-	for (i = 0; i < n && locked; i++)
-		if (fresh[i])
-			cgroup_register(r, &next[i]);
-	if (locked)
-		attr_map_close(&map);
-	free(r->cgroups);
-	r->cgroups = next;
-	r->nr_cgroups = n;
-	if (nr_fresh)
-		take_cgroup_bases(r, next, fresh);
-	r->walked = true;
-	free(gone);
-	free(fresh);
 }
 
 int registry_nr_cgroups(const struct registry *r)
@@ -498,60 +345,19 @@ static void fill_cpus(const struct registry *r, struct snap_value *values,
 	}
 }
 
-/*
- * The counted cgroups' sums of event ev, one system call for the range of indices they use
- * (a lookup per cgroup costs 1-2 us each: 5 ms for 1,000 cgroups and 5 events), else one lookup
- * each; into values, [counted cgroup][online CPU index].
- */
-static int read_cgroups(struct registry *r, int ev, struct snap_value *values)
+static void *grow(void *p, size_t *cap, size_t need, size_t size)
 {
-	const struct reg_event *e = &r->events[ev];
-	const struct leader_handle *h = &r->leaders[e->leader].h;
-	__u32 lo = ~0u, hi = 0, nr_members = h->nr_members;
-	size_t need;
-	int i, cg, err = 0;
-
-	for (i = 0; i < r->nr_cgroups; i++) {
-		if (!r->cgroups[i].counted)
-			continue;
-		lo = r->cgroups[i].idx[e->leader] < lo ? r->cgroups[i].idx[e->leader] : lo;
-		hi = r->cgroups[i].idx[e->leader] > hi ? r->cgroups[i].idx[e->leader] : hi;
-	}
-	if (lo > hi)
-		return 0;
-	/* a group's batch holds every member: read once for all its events */
-	if (r->batch_leader != e->leader) {
-		need = (size_t)(hi - lo + 1) * nr_members * r->nr_possible;
-		if (need > r->batch_cap) {
-			free(r->batch);
-			r->batch_cap = need;
-			r->batch = xzalloc(need * sizeof(*r->batch));
-		}
-		r->batch_ok = !leader_cg_read_batch(h, lo, hi - lo + 1, r->batch);
-		r->batch_leader = e->leader;
-	}
-	for (i = 0, cg = 0; i < r->nr_cgroups && !err; i++) {
-		const struct reg_cgroup *c = &r->cgroups[i];
-		const struct bpf_perf_event_value *now = r->buf;
-		size_t at;
-
-		if (!c->counted)
-			continue;
-		/* this event's member of the cgroup's sums in the batch */
-		at = (size_t)(c->idx[e->leader] - lo) * nr_members + e->member;
-		if (r->batch_ok)
-			now = &r->batch[at * r->nr_possible];
-		else
-			err = leader_cg_read(h, c->idx[e->leader], e->member, r->buf);
-		fill_cpus(r, &values[(size_t)cg++ * r->cpus.nr], now,
-			  &c->base[(size_t)ev * r->nr_possible]);
-	}
-	return err;
+	if (need <= *cap && p)
+		return p;
+	free(p);
+	*cap = need * 2 + 1;
+	return xzalloc(*cap * size);
 }
 
-static void snapshot_storage(struct registry *r, int nr_cgroups)
+static void snapshot_storage(struct registry *r, int nr_shown)
 {
-	size_t nr_values = (size_t)r->nr_events * nr_cgroups * r->cpus.nr;
+	size_t nr_own = (size_t)r->nr_events * nr_shown;
+	size_t nr_own_cpu = (size_t)r->nr_events * r->nr_cpu_cgroups * r->cpus.nr;
 
 	if (!r->snap_events) {
 		r->snap_events = xzalloc(r->nr_events * sizeof(*r->snap_events));
@@ -560,63 +366,70 @@ static void snapshot_storage(struct registry *r, int nr_cgroups)
 			r->snap_events[i].seconds = r->events[i].seconds;
 			r->snap_events[i].scaled = r->events[i].scaled;
 		}
+		r->snap_machine = xzalloc((size_t)r->nr_events * r->cpus.nr *
+					  sizeof(*r->snap_machine));
 	}
-	if ((size_t)nr_cgroups > r->snap_cgroups_cap) {
-		r->snap_cgroups_cap = nr_cgroups * 2;
-		free(r->snap_cgroups);
-		r->snap_cgroups = xzalloc(r->snap_cgroups_cap * sizeof(*r->snap_cgroups));
+	r->snap_cgroups = grow(r->snap_cgroups, &r->snap_cgroups_cap, nr_shown,
+			       sizeof(*r->snap_cgroups));
+	r->snap_cpu_cgroups = grow(r->snap_cpu_cgroups, &r->snap_cpu_cgroups_cap,
+				   r->nr_cpu_cgroups + 1, sizeof(*r->snap_cpu_cgroups));
+	r->snap_own = grow(r->snap_own, &r->snap_own_cap, nr_own, sizeof(*r->snap_own));
+	r->snap_own_cpu = grow(r->snap_own_cpu, &r->snap_own_cpu_cap, nr_own_cpu + 1,
+			       sizeof(*r->snap_own_cpu));
+}
+
+/* The snapshot's cgroups: "/" (what ran outside them all), then the counted ones by path. */
+static void snapshot_cgroups(struct registry *r)
+{
+	int cg = 1, i;
+
+	r->snap_cgroups[0].path = "/";
+	r->snap_cgroups[0].created = r->start;
+	for (i = 0; i < r->nr_cgroups; i++) {
+		const struct reg_cgroup *c = &r->cgroups[i];
+
+		if (!c->counted)
+			continue;
+		if (c->per_cpu)
+			r->snap_cpu_cgroups[c->cpu_pos] = cg;
+		r->snap_cgroups[cg].path = c->path;
+		r->snap_cgroups[cg++].created = c->created;
 	}
-	if (nr_values > r->snap_values_cap) {
-		r->snap_values_cap = nr_values * 2;
-		free(r->snap_values);
-		r->snap_values = xzalloc(r->snap_values_cap * sizeof(*r->snap_values));
-	}
-	memset(r->snap_values, 0, nr_values * sizeof(*r->snap_values));
 }
 
 int registry_snapshot(struct registry *r, struct snapshot *s)
 {
-	int nr_cgroups = 1 + r->nr_counted, ev, cg, i, l, err;
-	struct snap_value *v;
+	int nr_shown = 1 + r->nr_counted, ev, err;
 
-	snapshot_storage(r, nr_cgroups);
-	r->snap_cgroups[0].path = "/";
-	r->snap_cgroups[0].created = r->start;
-	for (i = 0, cg = 1; i < r->nr_cgroups; i++) {
-		if (!r->cgroups[i].counted)
-			continue;
-		r->snap_cgroups[cg].path = r->cgroups[i].path;
-		r->snap_cgroups[cg++].created = r->cgroups[i].created;
+	snapshot_storage(r, nr_shown);
+	snapshot_cgroups(r);
+	err = registry_sync(r);
+	for (ev = 0; ev < r->nr_events && !err; ev++) {
+		struct reg_event *e = &r->events[ev];
+
+		err = leader_read_raw(&r->leaders[e->leader].h, e->member, r->buf);
+		if (!err)
+			fill_cpus(r, &r->snap_machine[(size_t)ev * r->cpus.nr], r->buf, e->base);
 	}
-	r->batch_leader = -1;
-	err = sync_leaders(r);
+	if (!err)
+		err = registry_read_cgroups(r);
 	if (err)
 		return err;
-	/* leader by leader: one batch of per-cgroup sums serves all of a leader's events */
-	for (l = 0; l < r->nr_leaders; l++) {
-		for (ev = 0; ev < r->nr_events; ev++) {
-			struct reg_event *e = &r->events[ev];
-			struct leader_handle *h = &r->leaders[l].h;
-
-			if (e->leader != l)
-				continue;
-			v = &r->snap_values[(size_t)ev * nr_cgroups * r->cpus.nr];
-			err = leader_read_raw(h, e->member, r->buf);
-			if (err)
-				return err;
-			fill_cpus(r, v, r->buf, e->base);
-			err = read_cgroups(r, ev, &v[r->cpus.nr]);
-			if (err)
-				return err;
-		}
-	}
-	s->nr_events = r->nr_events;
-	s->nr_cgroups = nr_cgroups;
-	s->nr_cpus = r->cpus.nr;
-	s->events = r->snap_events;
-	s->cgroups = r->snap_cgroups;
-	s->cpus = r->cpus.cpus;
-	s->values = r->snap_values;
+	*s = (struct snapshot){
+		.nr_events = r->nr_events,
+		.nr_cgroups = nr_shown,
+		.nr_cpus = r->cpus.nr,
+		.nr_cpu_cgroups = r->nr_cpu_cgroups,
+		.nr_dropped = r->nr_dropped,
+		.start = r->start,
+		.events = r->snap_events,
+		.cgroups = r->snap_cgroups,
+		.cpus = r->cpus.cpus,
+		.cpu_cgroups = r->snap_cpu_cgroups,
+		.machine = r->snap_machine,
+		.own = r->snap_own,
+		.own_cpu = r->snap_own_cpu,
+	};
 	return 0;
 }
 
@@ -628,24 +441,18 @@ int registry_metrics(void *registry, struct byte_buf *out, bool openmetrics)
 	return err ? err : exposition_write(out, &s, openmetrics);
 }
 
+int registry_start_error(const struct registry *r)
+{
+	return r->start_error;
+}
+
 void registry_close(struct registry *r)
 {
-	struct attr_map map;
 	int i;
 
 	if (!r)
 		return;
-	if (r->nr_counted) {
-		bool locked = !attr_map_open_locked(&map, r->map_path);
-
-		for (i = 0; i < r->nr_cgroups; i++)
-			cgroup_unregister(r, &r->cgroups[i], locked);
-		if (locked)
-			attr_map_close(&map);
-	}
-	for (i = 0; i < r->nr_cgroups; i++)
-		cgroup_free(&r->cgroups[i]);
-	free(r->cgroups);
+	registry_free_cgroups(r);
 	for (i = 0; i < r->nr_leaders; i++) {
 		struct reg_leader *l = &r->leaders[i];
 
@@ -659,10 +466,12 @@ void registry_close(struct registry *r)
 	}
 	free(r->events);
 	free(r->buf);
-	free(r->batch);
 	free(r->snap_events);
 	free(r->snap_cgroups);
-	free(r->snap_values);
+	free(r->snap_cpu_cgroups);
+	free(r->snap_machine);
+	free(r->snap_own);
+	free(r->snap_own_cpu);
 	cpu_map_free(&r->cpus);
 	free(r);
 }

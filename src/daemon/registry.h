@@ -41,6 +41,12 @@ void registry_set_cgroups(struct registry *r, const struct cgroup_entry *list, i
 /* How many cgroups are counted now. */
 int registry_nr_cgroups(const struct registry *r);
 
+/*
+ * Non-zero (-E2BIG) when the cgroups found at the start ask for more CPU x cgroup series than
+ * bperf exports (daemon.cgroup-cpu-series = all): the daemon stops. The line was printed.
+ */
+int registry_start_error(const struct registry *r);
+
 /* The values now, differences from the bases; s stays valid until the next call. */
 int registry_snapshot(struct registry *r, struct snapshot *s);
 

@@ -7,12 +7,17 @@
 
 #include "../common.h"
 
-void buf_put(struct byte_buf *b, const void *p, size_t n)
+void buf_reserve(struct byte_buf *b, size_t n)
 {
 	if (b->len + n > b->cap) {
 		b->cap = (b->len + n) * 2 + 64;
 		b->data = xrealloc(b->data, b->cap);
 	}
+}
+
+void buf_put(struct byte_buf *b, const void *p, size_t n)
+{
+	buf_reserve(b, n);
 	memcpy(b->data + b->len, p, n);
 	b->len += n;
 }

@@ -18,6 +18,8 @@ struct byte_buf {
 };
 
 void buf_put(struct byte_buf *b, const void *p, size_t n);
+/* Room for n more bytes after len (for writers that fill data + len themselves). */
+void buf_reserve(struct byte_buf *b, size_t n);
 void buf_put_zeros(struct byte_buf *b, size_t n);
 void buf_put_u16(struct byte_buf *b, __u16 v);
 void buf_put_u32(struct byte_buf *b, __u32 v);

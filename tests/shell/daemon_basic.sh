@@ -1,9 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# bperf daemon: the CPU-wide series of every event on every online CPU; cgroups made and removed
+# bperf daemon: the CPU-wide series of every event on every online CPU, each cgroup's own
+# series, and the number of series as the man page's formula says; cgroups made and removed
 # below its --cgroup-root appear and go within a second (nested ones too); a cgroup's scrape
-# difference equals a direct `bperf stat -a -G` count of the same run exactly; its 3 events cost
+# difference equals a direct `bperf stat -a -G` count of the same run exactly; a parent's own
+# count is its direct count less its child's, over the CPUs and in its CPU x cgroup series, the
+# cgroup family adds up to the machine's, and a removed child leaves its parent's count as it was; its 3 events cost
 # ONE leader program at a switch (a perf group); bperf stat's shared sessions of one of its events
 # share that leader (its member keys) and count exactly; SIGTERM ends it with status 0 and nothing
 # left (no attr map entry either), after SIGKILL a session that shares its leader keeps counting,
@@ -66,17 +69,29 @@ scrape() {
 	daemon_scrape "$PORT"
 }
 
-# series FILE FAMILY CGROUP: "cpu value" of each series of FAMILY in CGROUP, sorted by cpu.
-series() {
-	awk -v fam="$2" -v cg="cgroup=\"$3\"" '
-		index($1, fam "{") == 1 && index($1, cg) {
+# machine FILE FAMILY: "cpu value" of each of FAMILY's per-CPU series (bperf_X_total{cpu=...}).
+machine() {
+	awk -v fam="$2" 'index($1, fam "{cpu=\"") == 1 {
 			cpu = $1; sub(/.*cpu="/, "", cpu); sub(/".*/, "", cpu); print cpu, $2
 		}' "$1" | sort -n
 }
 
-# sum FILE FAMILY CGROUP: the sum of FAMILY's series in CGROUP over the CPUs (empty if none).
-sum() {
-	series "$@" | awk '{ s += $2; n++ } END { if (n) printf "%d\n", s }'
+# own FILE EVENT CGROUP: the cgroup's own count of EVENT (its family bperf_cgroup_EVENT_total,
+# EVENT with '-' as '_'), empty if it has no series.
+own() {
+	awk -v name="bperf_cgroup_${2//-/_}_total{cgroup=\"$3\"}" '$1 == name { print $2 }' "$1"
+}
+
+# own_cpu FILE EVENT CGROUP: "cpu value" of the cgroup's CPU x cgroup series of EVENT.
+own_cpu() {
+	awk -v head="bperf_cgroup_cpu_${2//-/_}_total{cgroup=\"$3\",cpu=\"" 'index($1, head) == 1 {
+			cpu = $1; sub(/.*cpu="/, "", cpu); sub(/".*/, "", cpu); print cpu, $2
+		}' "$1" | sort -n
+}
+
+# total FILE FAMILY: the sum of every series of FAMILY (integers).
+total() {
+	awk -v fam="$2" 'index($1, fam "{") == 1 { s += $2 } END { printf "%d\n", s }' "$1"
 }
 
 # wait_cgroups PRESENT|ABSENT CGROUP...: polls every 100 ms until each cgroup's page-faults
@@ -90,7 +105,7 @@ wait_cgroups() {
 		scrape >"$TMP/poll" || fail "scrape failed"
 		missing=
 		for cg in "$@"; do
-			if [ -n "$(sum "$TMP/poll" bperf_page_faults_total "/$cg")" ]; then
+			if [ -n "$(own "$TMP/poll" page-faults "/$cg")" ]; then
 				[ "$want" = ABSENT ] && missing+=" $cg"
 			else
 				[ "$want" = PRESENT ] && missing+=" $cg"
@@ -133,10 +148,9 @@ cg_exact() {
 		>/dev/null || fail "direct bperf stat -G beside $1 failed"
 	scrape >"$TMP/after" || fail "scrape failed"
 	for ev in page-faults context-switches; do
-		fam=bperf_${ev//-/_}_total
 		direct=$(awk -F, -v ev="$ev" '$3 == ev { print $1 }' "$TMP/direct")
-		before=$(sum "$TMP/before" "$fam" "/$CG")
-		after=$(sum "$TMP/after" "$fam" "/$CG")
+		before=$(own "$TMP/before" "$ev" "/$CG")
+		after=$(own "$TMP/after" "$ev" "/$CG")
 		[[ $direct =~ ^[0-9]+$ ]] || { cat "$TMP/direct" >&2; fail "no direct count of $ev"; }
 		assert_eq "$direct" "$((after - before))" "$1 $ev in $CG"
 		echo "$ev in $CG: direct -G $direct, $1 $after - $before"
@@ -146,21 +160,30 @@ cg_exact() {
 # --- the CPU-wide series: every event on every online CPU ---------------------------------
 mkdir "$MNT/$ROOT/old"
 switch_progs=$(count_on_switch)
-start_daemon
+# CPU x cgroup series for one cgroup, made later (own counts, below)
+printf '[daemon]\n\tcgroup-cpu-series = /%s/p\n' "$ROOT" >"$TMP/cpu.conf"
+PERF_CONFIG=$TMP/cpu.conf start_daemon
 assert_eq $((switch_progs + 1)) "$(count_on_switch)" \
 	"on_switch programs after the start of a daemon of 3 events (one more)"
 scrape >"$TMP/m1" || fail "GET /metrics failed"
 online=$(awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-");
 	for (c = r[1]; c <= r[n]; c++) print c } }' /sys/devices/system/cpu/online | paste -sd' ' -)
 for fam in $FAMILIES; do
-	cpus=$(series "$TMP/m1" "$fam" / | cut -d' ' -f1 | paste -sd' ' -)
-	assert_eq "$online" "$cpus" "CPUs of $fam{cgroup=\"/\"}"
+	cpus=$(machine "$TMP/m1" "$fam" | cut -d' ' -f1 | paste -sd' ' -)
+	assert_eq "$online" "$cpus" "CPUs of $fam{cpu=...}"
 done
-echo "cgroup=\"/\" series on CPUs $online for $FAMILIES"
-[ -n "$(sum "$TMP/m1" bperf_page_faults_total "/$ROOT/old")" ] ||
+echo "per-CPU series on CPUs $online for $FAMILIES"
+[ -n "$(own "$TMP/m1" page-faults "/$ROOT/old")" ] ||
 	fail "the cgroup made before the start is not counted"
-[ -n "$(sum "$TMP/m1" bperf_page_faults_total "/$ROOT")" ] ||
-	fail "the cgroup root itself is not counted"
+[ -n "$(own "$TMP/m1" page-faults "/$ROOT")" ] || fail "the cgroup root itself is not counted"
+[ -n "$(own "$TMP/m1" page-faults /)" ] || fail "no series of what ran outside the cgroups (\"/\")"
+[ -z "$(own_cpu "$TMP/m1" page-faults "/$ROOT")" ] ||
+	fail "CPU x cgroup series that no configuration asked for"
+# the number of series: 2 gauges, and for each of the 3 events C + G series (G: "/" and the
+# counted cgroups); no comment is a series
+nr_cg=$(awk '$1 == "bperf_daemon_cgroups" { print $2 }' "$TMP/m1")
+assert_eq "$((2 + 3 * ($(wc -w <<<"$online") + nr_cg + 1)))" "$(grep -vc '^#' "$TMP/m1")" \
+	"series of 3 events on $(wc -w <<<"$online") CPUs and $nr_cg cgroups"
 
 # --- cgroups made and removed while it runs ------------------------------------------------
 mkdir "$MNT/$ROOT/a"
@@ -177,6 +200,57 @@ CG=$ROOT/x
 mkdir "$MNT/$CG"
 wait_cgroups PRESENT "$CG"
 cg_exact "the daemon's"
+
+# --- own counts: a cgroup's own tasks, not its child's; the family adds up to the machine's ------
+# pagetouch 500 and pingpong 1000 in p/c, pagetouch 300 in p, under a direct -G of p and of p/c
+# (perf's cgroup events count descendants): p's own count is p's direct count less p/c's, and
+# so is the sum of p's CPU x cgroup series (daemon.cgroup-cpu-series = /ROOT/p); then p/c is
+# removed: p's own count stays as it was (p/c's counts are folded into p, not added again)
+mkdir -p "$MNT/$ROOT/p/c"
+wait_cgroups PRESENT "$ROOT/p" "$ROOT/p/c"
+scrape >"$TMP/own0" || fail "scrape failed"
+"$BPERF" stat -a -e page-faults,page-faults,context-switches,context-switches \
+	-G "$ROOT/p,$ROOT/p/c,$ROOT/p,$ROOT/p/c" -x, -o "$TMP/own.direct" -- sh -c \
+	"$IN $ROOT/p/c $WORKLOADS/pagetouch 500; $IN $ROOT/p $WORKLOADS/pagetouch 300;
+	 $IN $ROOT/p/c $WORKLOADS/pingpong 1000" >/dev/null || fail "direct -G of p and p/c failed"
+scrape >"$TMP/own1" || fail "scrape failed"
+ncpu=$(wc -w <<<"$online")
+for ev in page-faults context-switches; do
+	dp=$(awk -F, -v ev="$ev" -v cg="$ROOT/p" '$3 == ev && $4 == cg { print $1 }' \
+		"$TMP/own.direct")
+	dc=$(awk -F, -v ev="$ev" -v cg="$ROOT/p/c" '$3 == ev && $4 == cg { print $1 }' \
+		"$TMP/own.direct")
+	[[ $dp =~ ^[0-9]+$ && $dc =~ ^[0-9]+$ ]] ||
+		{ cat "$TMP/own.direct" >&2; fail "no direct -G counts of $ev"; }
+	assert_eq "$dc" "$(($(own "$TMP/own1" "$ev" "/$ROOT/p/c") - $(own "$TMP/own0" "$ev" \
+		"/$ROOT/p/c")))" "the own $ev of p/c (no child): its direct -G count"
+	assert_eq "$((dp - dc))" "$(($(own "$TMP/own1" "$ev" "/$ROOT/p") - $(own "$TMP/own0" "$ev" \
+		"/$ROOT/p")))" "the own $ev of p: direct -G p less p/c"
+	assert_eq "$ncpu" "$(own_cpu "$TMP/own1" "$ev" "/$ROOT/p" | wc -l)" \
+		"CPU x cgroup series of p's $ev"
+	assert_eq "$(own "$TMP/own1" "$ev" "/$ROOT/p")" \
+		"$(own_cpu "$TMP/own1" "$ev" "/$ROOT/p" | awk '{ s += $2 } END { print s }')" \
+		"p's own $ev: its series over the CPUs and its CPU x cgroup series added up"
+	fam=${ev//-/_}_total
+	assert_eq "$(total "$TMP/own1" "bperf_$fam")" "$(total "$TMP/own1" "bperf_cgroup_$fam")" \
+		"$ev: the cgroup family's sum and the machine's"
+	echo "$ev: direct -G p $dp, p/c $dc; own p $(own "$TMP/own1" "$ev" "/$ROOT/p")," \
+		"p/c $(own "$TMP/own1" "$ev" "/$ROOT/p/c"); families add up to $(total "$TMP/own1" \
+		"bperf_$fam")"
+done
+[ -z "$(own_cpu "$TMP/own1" page-faults "/$ROOT/p/c")" ] ||
+	fail "CPU x cgroup series of p/c, which the configuration does not name"
+nr_cg=$(awk '$1 == "bperf_daemon_cgroups" { print $2 }' "$TMP/own1")
+assert_eq "$((2 + 3 * (ncpu + nr_cg + 1 + ncpu)))" "$(grep -vc '^#' "$TMP/own1")" \
+	"series of 3 events on $ncpu CPUs, $nr_cg cgroups and one with CPU x cgroup series"
+rmdir "$MNT/$ROOT/p/c"
+wait_cgroups ABSENT "$ROOT/p/c"
+scrape >"$TMP/own2" || fail "scrape failed"
+assert_eq "$(own "$TMP/own1" page-faults "/$ROOT/p")" "$(own "$TMP/own2" page-faults "/$ROOT/p")" \
+	"p's own page-faults after its child's removal"
+assert_eq "$(own_cpu "$TMP/own1" page-faults "/$ROOT/p")" \
+	"$(own_cpu "$TMP/own2" page-faults "/$ROOT/p")" "p's CPU x cgroup page-faults after it"
+echo "p/c removed: p's own page-faults stay $(own "$TMP/own2" page-faults "/$ROOT/p")"
 
 # --- bperf stat shares the daemon's leaders ------------------------------------------------
 base=$(pagetouch_base) || exit 1
@@ -258,7 +332,7 @@ assert_nothing_left
 start_daemon "$port"
 assert_eq "$port" "$PORT" "the new daemon's port"
 scrape >"$TMP/m2" || fail "the new daemon does not answer"
-[ -n "$(sum "$TMP/m2" bperf_page_faults_total /)" ] || fail "the new daemon exports nothing"
+[ -n "$(own "$TMP/m2" page-faults /)" ] || fail "the new daemon exports nothing"
 echo "SIGKILL: nothing left after the next session; a new daemon listens on port $port again"
 
 # --- perf's config files: [daemon] keys, stat.bpf-counter-events as the default events ---------
@@ -284,15 +358,15 @@ printf '[stat]\n\tbpf-counter-events = page-faults\n[daemon]\n\tlisten = 127.0.0
 	>"$TMP/conf1"
 printf '\tsocket = none\n\tcgroup-root = %s\n' "$ROOT/x" >>"$TMP/conf1"
 config_daemon "$TMP/conf1"
-assert_eq bperf_page_faults_total "$(families "$TMP/conf.metrics")" \
-	"the families with stat.bpf-counter-events = page-faults"
-[ -n "$(sum "$TMP/conf.metrics" bperf_page_faults_total "/$ROOT/x")" ] &&
-	[ -z "$(sum "$TMP/conf.metrics" bperf_page_faults_total "/$ROOT/old")" ] ||
+assert_eq "bperf_page_faults_total bperf_cgroup_page_faults_total" \
+	"$(families "$TMP/conf.metrics")" "the families with stat.bpf-counter-events = page-faults"
+[ -n "$(own "$TMP/conf.metrics" page-faults "/$ROOT/x")" ] &&
+	[ -z "$(own "$TMP/conf.metrics" page-faults "/$ROOT/old")" ] ||
 	fail "daemon.cgroup-root = $ROOT/x: not its cgroups only"
 printf '[daemon]\n\tevents = context-switches\n' >>"$TMP/conf1"
 config_daemon "$TMP/conf1"
-assert_eq bperf_context_switches_total "$(families "$TMP/conf.metrics")" \
-	"the families with daemon.events = context-switches"
+assert_eq "bperf_context_switches_total bperf_cgroup_context_switches_total" \
+	"$(families "$TMP/conf.metrics")" "the families with daemon.events = context-switches"
 echo "config: stat.bpf-counter-events, daemon.events, listen, socket and cgroup-root taken"
 
 # --- the Unix socket: its directory made 0755, the socket gone after SIGTERM ------------------
@@ -369,12 +443,15 @@ grep -q '^bperf daemon: leader 1: 8 event(s) from cpu-clock$' "$TMP/daemon.err" 
 wait_cgroups PRESENT "$CG"
 scrape >"$TMP/families" || fail "scrape failed"
 assert_eq "$(tr , '\n' <<<"$PACKED" | wc -l)" \
-	"$(awk '$1 == "#" && $2 == "TYPE" && $4 == "counter" && $3 !~ /_(enabled|running)_/' \
-		"$TMP/families" | wc -l)" "counter families of the daemon of $PACKED"
+	"$(awk '$1 == "#" && $2 == "TYPE" && $4 == "counter" && $3 !~ /_(enabled|running)_/ &&
+		$3 !~ /^bperf_cgroup_/' "$TMP/families" | wc -l)" \
+	"per-CPU counter families of the daemon of $PACKED"
 cg_exact "the packed daemon's"
+assert_eq "$(machine "$TMP/after" bperf_context_switches_total)" \
+	"$(machine "$TMP/after" bperf_cs_total)" "cs and context-switches on each CPU"
 for cg in / "/$CG"; do
-	assert_eq "$(series "$TMP/after" bperf_context_switches_total "$cg")" \
-		"$(series "$TMP/after" bperf_cs_total "$cg")" "cs and context-switches in $cg"
+	assert_eq "$(own "$TMP/after" context-switches "$cg")" "$(own "$TMP/after" cs "$cg")" \
+		"cs and context-switches in $cg"
 done
 stop_daemon TERM
 assert_eq 0 "$DSTATUS" "the packed daemon's exit status after SIGTERM"

@@ -8,7 +8,8 @@
 # a quote, a backslash, a TAB, a byte 0xff (not UTF-8: exported as the text \xff, since one
 # invalid byte would make Prometheus drop the whole scrape) and UTF-8; a newline cannot be in a
 # cgroup name (the kernel refuses it: checked). Skips where promtool, prometheus or curl is
-# missing (the QEMU guests).
+# missing (the QEMU guests). The CPU x cgroup series of two of the cgroups (daemon.cgroup-cpu-series)
+# are linted too, and the gzipped body (what Prometheus asks for) is the same exposition.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../shared_lib.sh"
 . "$(dirname "$0")/../prom_lib.sh"
@@ -43,7 +44,9 @@ if mkdir "$MNT/$ROOT/new"$'\n'"line" 2>/dev/null; then
 	fail "the kernel took a cgroup name with a newline: the exporter's LF escape needs a test"
 fi
 
-daemon_start daemon -e page-faults,context-switches,cpu-clock --cgroup-root "$ROOT"
+printf '[daemon]\n\tcgroup-cpu-series = /%s/plain,/%s/q\\"uote\n' "$ROOT" "$ROOT" >"$TMP/config"
+PERF_CONFIG=$TMP/config daemon_start daemon -e page-faults,context-switches,cpu-clock \
+	--cgroup-root "$ROOT"
 grep -q 'per-cgroup counting is not available' "$TMP/daemon.err" &&
 	fail "the daemon exports no per-cgroup series: $(cat "$TMP/daemon.err")"
 want=$((${#NAMES[@]} + 1))	# the root and its children
@@ -64,9 +67,24 @@ if [ $rc -ne 0 ] || [ -s "$TMP/promtool.out" ]; then
 fi
 for label in "/$ROOT" "/$ROOT/q\\\"uote" "/$ROOT/back\\\\slash" "/$ROOT/tab"$'\t'"x" \
 	     "/$ROOT/ff\\\\xff" "/$ROOT/caf"$'\xc3\xa9' "/$ROOT/plain"; do
-	grep -qF "bperf_page_faults_total{cgroup=\"$label\",cpu=\"" "$TMP/text" ||
+	grep -qF "bperf_cgroup_page_faults_total{cgroup=\"$label\"} " "$TMP/text" ||
 		fail "no page-faults series with cgroup=\"$label\" in the text format"
 done
+for label in "/$ROOT/plain" "/$ROOT/q\\\"uote"; do
+	grep -qF "bperf_cgroup_cpu_page_faults_total{cgroup=\"$label\",cpu=\"" "$TMP/text" ||
+		fail "no CPU x cgroup page-faults series with cgroup=\"$label\""
+done
+ncpu=$(grep -c '^bperf_page_faults_total{cpu=' "$TMP/text")
+assert_eq "$ncpu" "$(grep -c '^bperf_cgroup_cpu_page_faults_total{cgroup="[^"]*plain",cpu="' \
+	"$TMP/text")" "CPU x cgroup series of /$ROOT/plain: one per online CPU"
+curl -sf -D "$TMP/gz.head" -H 'Accept-Encoding: gzip' "http://$DAEMON_ADDR/metrics" \
+	>"$TMP/text.gz" || fail "GET /metrics (gzip)"
+grep -qi '^Content-Encoding: gzip' "$TMP/gz.head" || fail "gzip asked, not sent: $(cat "$TMP/gz.head")"
+gzip -dc <"$TMP/text.gz" >"$TMP/text.gunzip" || fail "the gzipped body is not gzip"
+assert_eq "$(grep -v '^[^#]' "$TMP/text" | md5sum)" "$(grep -v '^[^#]' "$TMP/text.gunzip" | md5sum)" \
+	"the gzipped body's comments (HELP and TYPE lines)"
+promtool check metrics <"$TMP/text.gunzip" >"$TMP/promtool.out" 2>&1 && [ ! -s "$TMP/promtool.out" ] ||
+	fail "promtool check metrics, gzipped body: $(cat "$TMP/promtool.out")"
 grep -q $'\xff' "$TMP/text" && fail "a byte 0xff in the exposition"
 
 # OpenMetrics as Prometheus asks for it
@@ -83,7 +101,7 @@ assert_eq "up" "$health" "target health (last error: $err)"
 
 # The cgroup labels as Prometheus stored them, against the names made above. bash cannot hand
 # jq a byte 0xff (jq would read U+FFFD): the exported spelling of that one is the text "\xff".
-got=$(prom_query "count by (cgroup) (bperf_page_faults_total{cgroup=~\"/$ROOT.*\"})" |
+got=$(prom_query "count by (cgroup) (bperf_cgroup_page_faults_total{cgroup=~\"/$ROOT.*\"})" |
 	jq -c '[.data.result[].metric.cgroup] | sort')
 exp=$(jq -cn --arg r "/$ROOT" '[$r, $r + "/q\"uote", $r + "/back\\slash", $r + "/tab\tx",
 	$r + "/ff\\xff", $r + "/café", $r + "/plain"] | sort')

@@ -57,7 +57,7 @@ wait_scraped_after() {
 	local t=$1 min
 
 	for _ in $(seq 100); do
-		min=$(prom_query "min(timestamp(bperf_page_faults_total{cgroup=\"/$CG\"}))" |
+		min=$(prom_query "min(timestamp(bperf_cgroup_page_faults_total{cgroup=\"/$CG\"}))" |
 			jq -r '.data.result[0].value[1] // 0')
 		awk -v m="$min" -v t="$t" 'BEGIN { exit !(m > t) }' && return 0
 		sleep 0.2
@@ -114,8 +114,8 @@ for ev in "${EVENTS[@]}"; do
 	d1=$(direct 1 "$perf_name")
 	d2=$(direct 2 "$perf_name")
 	[[ $d1 =~ ^[0-9]+$ && $d2 =~ ^[0-9]+$ ]] || fail "direct $perf_name counts: '$d1' '$d2'"
-	prom_query "bperf_${ev}_total{cgroup=\"/$CG\"}[${window}s]" >"$TMP/$ev.json"
-	# the reset-aware sum of the raw samples, over every CPU's series
+	prom_query "bperf_cgroup_${ev}_total{cgroup=\"/$CG\"}[${window}s]" >"$TMP/$ev.json"
+	# the reset-aware sum of the raw samples of its series (one: summed over the CPUs)
 	sum=$(jq '[.data.result[] | [.values[][1] | tonumber] | . as $v |
 		reduce range(1; length) as $i (0; . + (if $v[$i] >= $v[$i - 1] then
 		$v[$i] - $v[$i - 1] else $v[$i] end))] | add' "$TMP/$ev.json")
@@ -136,15 +136,16 @@ for ev in "${EVENTS[@]}"; do
 	# every series that had counted before the restart saw a reset there
 	counted=$(jq -r --argjson r "$restart" '.data.result[] |
 		select(([.values[] | select(.[0] < $r)] | last // [0, "0"]) | .[1] | tonumber > 0) |
-		.metric.cpu' "$TMP/$ev.json" | sort)
+		.metric.cgroup' "$TMP/$ev.json" | sort)
 	[ -n "$counted" ] || fail "$ev: no series counted before the restart"
-	reset=$(prom_query "resets(bperf_${ev}_total{cgroup=\"/$CG\"}[${window}s]) >= 1" |
-		jq -r '.data.result[].metric.cpu' | sort)
+	reset=$(prom_query "resets(bperf_cgroup_${ev}_total{cgroup=\"/$CG\"}[${window}s]) >= 1" |
+		jq -r '.data.result[].metric.cgroup' | sort)
 	[ -z "$(comm -23 <(echo "$counted") <(echo "$reset"))" ] ||
-		fail "$ev: resets() < 1 on CPUs $(comm -23 <(echo "$counted") <(echo "$reset") |
+		fail "$ev: resets() < 1 in cgroups $(comm -23 <(echo "$counted") <(echo "$reset") |
 			paste -sd,)"
 	# rate() over every series of the daemon (all cgroups, all CPUs) never went negative
-	low=$(prom_query "min(min_over_time(rate(bperf_${ev}_total[3s])[${window}s:1s]))" |
+	any="{__name__=~\"bperf_(cgroup_)?${ev}_total\"}"
+	low=$(prom_query "min(min_over_time(rate($any[3s])[${window}s:1s]))" |
 		jq -r '.data.result[0].value[1]')
 	if [ "$low" = null ] || ! awk -v l="$low" 'BEGIN { exit !(l + 0 >= 0) }'; then
 		fail "$ev: rate() went down to $low"

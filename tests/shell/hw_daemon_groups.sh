@@ -59,7 +59,7 @@ assert_nothing_left
 
 # per event of the loop's CPU, "event count enabled running", the differences of the scrapes
 awk -v cpu="$cpu" '
-	!/^#/ && index($1, "{") && index($1, "cpu=\"" cpu "\"") && index($1, "cgroup=\"/\"") {
+	!/^#/ && index($1, "{cpu=\"" cpu "\"}") && !index($1, "cgroup=") {
 		fam = substr($1, 1, index($1, "{") - 1)
 		kind = "count"
 		if (sub(/_enabled_seconds_total$/, "", fam))
