@@ -10,6 +10,7 @@
 
 #include "../common.h"
 #include "leader_cgroups.h"
+#include "leader_info.h"
 
 /* cgroups per batch read: 64 x 8 members x 256 CPUs x 24 bytes is 3 MiB at most */
 #define CG_SUM_BATCH 64
@@ -50,13 +51,13 @@ static void sum_run(const struct leader_handle *h, const struct bpf_perf_event_v
 	__u32 i, m, cpu;
 
 	for (i = 0; i < n; i++) {
-		for (m = 0; m < h->nr_members; m++) {
-			struct bpf_perf_event_value *sum = &out[(size_t)run[i].pos * h->nr_members + m];
+		for (m = 0; m < leader_nr_members(h); m++) {
+			struct bpf_perf_event_value *sum = &out[(size_t)run[i].pos * leader_nr_members(h) + m];
 			const struct bpf_perf_event_value *v =
-				&raw[((size_t)i * h->nr_members + m) * h->nr_cpus];
+				&raw[((size_t)i * leader_nr_members(h) + m) * leader_nr_cpus(h)];
 
 			memset(sum, 0, sizeof(*sum));
-			for (cpu = 0; cpu < h->nr_cpus; cpu++)
+			for (cpu = 0; cpu < leader_nr_cpus(h); cpu++)
 				add_value(sum, &v[cpu]);
 		}
 	}
@@ -73,7 +74,7 @@ int leader_cg_sum(const struct leader_handle *h, const __u32 *idx, __u32 nr,
 	for (i = 0; i < nr; i++)
 		order[i] = (struct idx_pos){ .idx = idx[i], .pos = i };
 	qsort(order, nr, sizeof(*order), cmp_idx);
-	raw = xzalloc((size_t)CG_SUM_BATCH * h->nr_members * h->nr_cpus * sizeof(*raw));
+	raw = xzalloc((size_t)CG_SUM_BATCH * leader_nr_members(h) * leader_nr_cpus(h) * sizeof(*raw));
 	for (i = 0; i < nr && !err; i += n) {
 		n = run_length(order, i, nr);
 		err = leader_cg_read_batch(h, order[i].idx, n, raw);
@@ -83,19 +84,4 @@ int leader_cg_sum(const struct leader_handle *h, const __u32 *idx, __u32 nr,
 	free(raw);
 	free(order);
 	return err;
-}
-
-__u32 leader_nr_members(const struct leader_handle *h)
-{
-	return h->nr_members;
-}
-
-__u32 leader_nr_cpus(const struct leader_handle *h)
-{
-	return h->nr_cpus;
-}
-
-__u32 leader_member(const struct leader_handle *h)
-{
-	return h->member;
 }

@@ -43,11 +43,6 @@ int leader_cg_read_batch(const struct leader_handle *h, __u32 first, __u32 nr,
  */
 int leader_cg_sum(const struct leader_handle *h, const __u32 *idx, __u32 nr,
 		  struct bpf_perf_event_value *out);
-/* The leader's members, and its per-CPU maps' width (possible CPUs): what a reader sizes by. */
-__u32 leader_nr_members(const struct leader_handle *h);
-__u32 leader_nr_cpus(const struct leader_handle *h);
-/* The member of the leader that a session of one event counts (leader_handle.member). */
-__u32 leader_member(const struct leader_handle *h);
 /*
  * Drops every registration of the slots set in slots[] (sessions that died, or one released
  * without putting its cgroups): called by the slot table's reclaim.

@@ -8,6 +8,7 @@
 #include "../common.h"
 #include "../counters/counter.h"
 #include "../counters/leader_cgroups.h"
+#include "../counters/leader_info.h"
 #include "../counters/shared_join.h"
 #include "../events/evlist.h"
 #include "../stat/target.h"

@@ -16,6 +16,7 @@
 
 #include "../common.h"
 #include "../counters/leader_cgroups.h"
+#include "../counters/leader_info.h"
 #include "registry_internal.h"
 
 static double unix_now(void)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../common.h"
+#include "../counters/leader_info.h"
 #include "../counters/shared_join.h"
 
 struct served_leader {
@@ -51,7 +52,7 @@ static int unpriv_slots(const struct served *sv, __u32 link_id)
 	int n = 0;
 
 	for (l = sv->leaders; l; l = l->next)
-		if (l->h.link_id == link_id)
+		if (leader_link_id(&l->h) == link_id)
 			n += l->nr_unpriv_slots;
 	return n;
 }
@@ -66,7 +67,7 @@ static int served_open(struct served *sv, const struct perf_event_attr *attr,
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	if (l && unpriv && unpriv_slots(sv, l->h.link_id) >= SERVED_MAX_UNPRIV_SLOTS)
+	if (l && unpriv && unpriv_slots(sv, leader_link_id(&l->h)) >= SERVED_MAX_UNPRIV_SLOTS)
 		return -EUSERS;
 	if (!l) {
 		l = xzalloc(sizeof(*l));
@@ -83,7 +84,7 @@ static int served_open(struct served *sv, const struct perf_event_attr *attr,
 		return err;
 	}
 	/* a new handle may be to a leader whose half the other events' clients hold already */
-	if (!have && unpriv && unpriv_slots(sv, l->h.link_id) >= SERVED_MAX_UNPRIV_SLOTS) {
+	if (!have && unpriv && unpriv_slots(sv, leader_link_id(&l->h)) >= SERVED_MAX_UNPRIV_SLOTS) {
 		shared_leave(sv->map_path, attr, &l->h, slot, spec->filter == FILTER_CGROUP ?
 			     spec->cgroup_id : 0);
 		free(l);
@@ -116,7 +117,7 @@ static int served_read(struct served_session *s, struct bpf_perf_event_value *pe
 
 static unsigned int served_nr_cpus(const struct served_session *s)
 {
-	return s->leader->h.nr_cpus;
+	return leader_nr_cpus(&s->leader->h);
 }
 
 static void served_close(struct served *sv, struct served_session *s)
