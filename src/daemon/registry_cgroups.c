@@ -192,7 +192,9 @@ static void mark_per_cpu(struct registry *r)
 		if (!cg->counted || cg->per_cpu || !listed_per_cpu(r, cg->path))
 			continue;
 		if (r->nr_cpu_cgroups >= fit) {
-			if (!r->walked && !r->start_error) {
+			if (r->start_error)
+				continue;
+			if (!r->walked) {
 				pr_err("bperf daemon: daemon.cgroup-cpu-series asks for more than %d "
 				       "CPU x cgroup series (daemon.max-cgroup-cpu-series) with the %d "
 				       "cgroups found", r->max_cpu_series, r->nr_counted);

@@ -409,6 +409,21 @@ bad 1 "malformed --listen" --listen 127.0.0.1
 bad 1 "malformed --listen port" --listen 127.0.0.1:99999
 bad 1 "port in use" --listen "127.0.0.1:$PORT"
 bad 1 "missing --cgroup-root" --listen 127.0.0.1:0 --cgroup-root "$ROOT/nosuch"
+# the CPU x cgroup series a configuration asks for: past daemon.max-cgroup-cpu-series at the
+# start (a list, or all of the cgroups there), or a path that is not one
+printf '[daemon]\n\tcgroup-cpu-series = /%s/a,/%s/b,/%s/c\n\tmax-cgroup-cpu-series = 5\n' \
+	"$ROOT" "$ROOT" "$ROOT" >"$TMP/cpu-over.conf"
+PERF_CONFIG=$TMP/cpu-over.conf bad 1 "CPU x cgroup series past the limit" --listen 127.0.0.1:0 \
+	-e page-faults --cgroup-root "$ROOT"
+printf '[daemon]\n\tcgroup-cpu-series = all\n\tmax-cgroup-cpu-series = 5\n' >"$TMP/cpu-all.conf"
+PERF_CONFIG=$TMP/cpu-all.conf bad 1 "CPU x cgroup series of all cgroups past the limit" \
+	--listen 127.0.0.1:0 -e page-faults --cgroup-root "$ROOT"
+printf '[daemon]\n\tcgroup-cpu-series = relative/path\n' >"$TMP/cpu-bad.conf"
+PERF_CONFIG=$TMP/cpu-bad.conf bad 1 "a CPU x cgroup series path that is not one" \
+	--listen 127.0.0.1:0 -e page-faults --cgroup-root "$ROOT"
+printf '[daemon]\n\tmax-cgroup-cpu-series = -1\n' >"$TMP/cpu-neg.conf"
+PERF_CONFIG=$TMP/cpu-neg.conf bad 1 "a negative daemon.max-cgroup-cpu-series" \
+	--listen 127.0.0.1:0 -e page-faults --cgroup-root "$ROOT"
 bad 129 "unknown option" --nosuchoption
 bad 129 "an argument" --listen none stray
 stop_daemon TERM
