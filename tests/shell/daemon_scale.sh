@@ -6,7 +6,8 @@
 # removed a second for SCALE_SECONDS (10) s. Asserts: the series of every scrape number what the
 # man page's formula says (2 gauges + events x (C + G) with no CPU x cgroup series); the BPF map
 # memory of everything bperf loaded stays within the goals at 256 possible CPUs (4 MiB with 10
-# cgroups, 32 MiB with 1,000; the bounds hold for fewer CPUs too: memory grows with them); the
+# cgroups, 32 MiB with 1,000; the bounds hold for fewer CPUs too: memory grows with them), and
+# the daemon's VmRSS grows by at most 4 KiB a cgroup (not with the possible CPUs); the
 # counts of 10 of the cgroups (a workload of known page faults and context switches in each)
 # equal a direct `bperf stat -a -G` count of the same run, exactly; and after the churn the
 # leader holds the same registrations as before it, the daemon the same fds, and after SIGTERM
@@ -81,7 +82,9 @@ PORT=${DAEMON_ADDR##*:}
 wait_counted 12
 lines=$(scrape_to "$TMP/m10")
 bytes10=$(map_bytes)
-echo "12 cgroups, $POSSIBLE possible CPUs: $lines series, $bytes10 bytes of BPF maps"
+rss10=$(awk '$1 == "VmRSS:" { print $2 }' "/proc/$DAEMON_PID/status")
+echo "12 cgroups, $POSSIBLE possible CPUs: $lines series, $bytes10 bytes of BPF maps," \
+	"VmRSS $rss10 kB"
 [ "$bytes10" -le $((4 << 20)) ] || fail "BPF map memory with 12 cgroups: $bytes10 > 4 MiB"
 
 # --- 1,000 cgroups -----------------------------------------------------------------------------
@@ -91,7 +94,13 @@ done
 wait_counted 1002
 lines=$(scrape_to "$TMP/m1000")
 bytes1000=$(map_bytes)
-echo "1,002 cgroups: $lines series, $bytes1000 bytes of BPF maps"
+rss1000=$(awk '$1 == "VmRSS:" { print $2 }' "/proc/$DAEMON_PID/status")
+echo "1,002 cgroups: $lines series, $bytes1000 bytes of BPF maps, VmRSS $rss1000 kB" \
+	"($(((rss1000 - rss10) * 1024 / 990)) bytes a cgroup)"
+# per cgroup the daemon keeps its path, bases and sums of each event, not a value per possible
+# CPU (at 256 CPUs that alone would be 256 x 3 events x 24 bytes, 18 KiB)
+[ $(((rss1000 - rss10) * 1024 / 990)) -le 4096 ] ||
+	fail "the daemon's VmRSS grew $((rss1000 - rss10)) kB for 990 cgroups: over 4 KiB each"
 [ "$bytes1000" -le $((32 << 20)) ] || fail "BPF map memory with 1,002 cgroups: $bytes1000 > 32 MiB"
 fds=$(count_fds "$DAEMON_PID")
 regs=$(bpftool -j map show | jq --argjson m "$MAX_MAP_ID" \
