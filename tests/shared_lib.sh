@@ -236,6 +236,12 @@ daemon_scrape() {
 	exec {fd}<&-
 }
 
+# daemon_own FILE EVENT CGROUP: in a scrape, the cgroup's own count of EVENT (its family
+# bperf_cgroup_EVENT_total, EVENT with '-' as '_'); empty if it has no series.
+daemon_own() {
+	awk -v name="bperf_cgroup_${2//-/_}_total{cgroup=\"$3\"}" '$1 == name { print $2 }' "$1"
+}
+
 # nobody_script FILE CONFIG GROUPS: FILE, a script that runs its arguments as nobody with
 # PERF_CONFIG=CONFIG and setpriv's GROUPS option (--clear-groups, --groups=GID); it execs, so
 # the $! of `FILE CMD &` is CMD's pid, not a root shell's.

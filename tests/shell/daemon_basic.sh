@@ -76,10 +76,8 @@ machine() {
 		}' "$1" | sort -n
 }
 
-# own FILE EVENT CGROUP: the cgroup's own count of EVENT (its family bperf_cgroup_EVENT_total,
-# EVENT with '-' as '_'), empty if it has no series.
 own() {
-	awk -v name="bperf_cgroup_${2//-/_}_total{cgroup=\"$3\"}" '$1 == name { print $2 }' "$1"
+	daemon_own "$@"
 }
 
 # own_cpu FILE EVENT CGROUP: "cpu value" of the cgroup's CPU x cgroup series of EVENT.

@@ -67,9 +67,18 @@ wait_counted() {
 	fail "bperf_daemon_cgroups is not $1: $(daemon_scrape "$PORT" | grep '^bperf_daemon_')"
 }
 
-# own FILE EVENT CGROUP: the cgroup's own count of EVENT
-own() {
-	awk -v name="bperf_cgroup_${2//-/_}_total{cgroup=\"$3\"}" '$1 == name { print $2 }' "$1"
+# measure N BOUND: once N cgroups are counted, a scrape by the formula and the BPF map memory
+# within BOUND bytes; prints the figures, sets RSS (the daemon's VmRSS, kB)
+measure() {
+	local lines bytes
+
+	wait_counted "$1"
+	lines=$(scrape_to "$TMP/m$1")
+	bytes=$(map_bytes)
+	RSS=$(awk '$1 == "VmRSS:" { print $2 }' "/proc/$DAEMON_PID/status")
+	echo "$1 cgroups, $POSSIBLE possible CPUs: $lines series, $bytes bytes of BPF maps," \
+		"VmRSS $RSS kB"
+	[ "$bytes" -le "$2" ] || fail "BPF map memory with $1 cgroups: $bytes > $2 bytes"
 }
 
 # --- 10 cgroups --------------------------------------------------------------------------------
@@ -79,29 +88,19 @@ done
 mkdir "$MNT/$ROOT/churn"
 daemon_start daemon --cgroup-root "$ROOT"
 PORT=${DAEMON_ADDR##*:}
-wait_counted 12
-lines=$(scrape_to "$TMP/m10")
-bytes10=$(map_bytes)
-rss10=$(awk '$1 == "VmRSS:" { print $2 }' "/proc/$DAEMON_PID/status")
-echo "12 cgroups, $POSSIBLE possible CPUs: $lines series, $bytes10 bytes of BPF maps," \
-	"VmRSS $rss10 kB"
-[ "$bytes10" -le $((4 << 20)) ] || fail "BPF map memory with 12 cgroups: $bytes10 > 4 MiB"
+measure 12 "$((4 << 20))"
+rss10=$RSS
 
 # --- 1,000 cgroups -----------------------------------------------------------------------------
 for p in $(seq -f 'pod%02g' 1 10); do
 	(cd "$MNT/$ROOT/$p" && seq -f 'c%02g' 1 99 | xargs mkdir)
 done
-wait_counted 1002
-lines=$(scrape_to "$TMP/m1000")
-bytes1000=$(map_bytes)
-rss1000=$(awk '$1 == "VmRSS:" { print $2 }' "/proc/$DAEMON_PID/status")
-echo "1,002 cgroups: $lines series, $bytes1000 bytes of BPF maps, VmRSS $rss1000 kB" \
-	"($(((rss1000 - rss10) * 1024 / 990)) bytes a cgroup)"
+measure 1002 "$((32 << 20))"
 # per cgroup the daemon keeps its path, bases and sums of each event, not a value per possible
 # CPU (at 256 CPUs that alone would be 256 x 3 events x 24 bytes, 18 KiB)
-[ $(((rss1000 - rss10) * 1024 / 990)) -le 4096 ] ||
-	fail "the daemon's VmRSS grew $((rss1000 - rss10)) kB for 990 cgroups: over 4 KiB each"
-[ "$bytes1000" -le $((32 << 20)) ] || fail "BPF map memory with 1,002 cgroups: $bytes1000 > 32 MiB"
+echo "VmRSS: $(((RSS - rss10) * 1024 / 990)) bytes more a cgroup"
+[ $(((RSS - rss10) * 1024 / 990)) -le 4096 ] ||
+	fail "the daemon's VmRSS grew $((RSS - rss10)) kB for 990 cgroups: over 4 KiB each"
 fds=$(count_fds "$DAEMON_PID")
 regs=$(bpftool -j map show | jq --argjson m "$MAX_MAP_ID" \
 	'[.[] | select(.id > $m and .name == "cg_index")] | .[0].id')
@@ -139,8 +138,8 @@ for ev in page-faults context-switches; do
 		direct=$(awk -F, -v ev="$ev" -v cg="$cg" '$3 == ev && $4 == cg { print $1 }' \
 			"$TMP/direct")
 		[[ $direct =~ ^[0-9]+$ ]] || { cat "$TMP/direct" >&2; fail "no direct $ev of $cg"; }
-		assert_eq "$direct" "$(($(own "$TMP/after" "$ev" "/$cg") - $(own "$TMP/before" "$ev" \
-			"/$cg")))" "$ev of $cg: the daemon's against direct -G during the churn"
+		assert_eq "$direct" "$(($(daemon_own "$TMP/after" "$ev" "/$cg") - $(daemon_own "$TMP/before" \
+			"$ev" "/$cg")))" "$ev of $cg: the daemon's against direct -G during the churn"
 		n=$((n + direct))
 	done
 	echo "$ev: 10 cgroups as direct -G counts them ($n in all) during the churn"
