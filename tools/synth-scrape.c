@@ -70,7 +70,8 @@ int main(int argc, char **argv)
 	bool om;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: synth-scrape CPUS CGROUPS [CPU_CGROUPS [REPS [openmetrics]]]\n");
+		fprintf(stderr,
+			"usage: synth-scrape CPUS CGROUPS [CPU_CGROUPS [REPS [openmetrics]]]\n");
 		return 129;
 	}
 	nr_cpus = atoi(argv[1]);

@@ -48,16 +48,15 @@ static void add_value(struct bpf_perf_event_value *sum, const struct bpf_perf_ev
 static void sum_run(const struct leader_handle *h, const struct bpf_perf_event_value *raw,
 		    const struct idx_pos *run, __u32 n, struct bpf_perf_event_value *out)
 {
-	__u32 i, m, cpu;
+	__u32 i, m, cpu, nr_members = leader_nr_members(h), nr_cpus = leader_nr_cpus(h);
 
 	for (i = 0; i < n; i++) {
-		for (m = 0; m < leader_nr_members(h); m++) {
-			struct bpf_perf_event_value *sum = &out[(size_t)run[i].pos * leader_nr_members(h) + m];
-			const struct bpf_perf_event_value *v =
-				&raw[((size_t)i * leader_nr_members(h) + m) * leader_nr_cpus(h)];
+		for (m = 0; m < nr_members; m++) {
+			struct bpf_perf_event_value *sum = &out[(size_t)run[i].pos * nr_members + m];
+			const struct bpf_perf_event_value *v = &raw[((size_t)i * nr_members + m) * nr_cpus];
 
 			memset(sum, 0, sizeof(*sum));
-			for (cpu = 0; cpu < leader_nr_cpus(h); cpu++)
+			for (cpu = 0; cpu < nr_cpus; cpu++)
 				add_value(sum, &v[cpu]);
 		}
 	}
@@ -74,7 +73,8 @@ int leader_cg_sum(const struct leader_handle *h, const __u32 *idx, __u32 nr,
 	for (i = 0; i < nr; i++)
 		order[i] = (struct idx_pos){ .idx = idx[i], .pos = i };
 	qsort(order, nr, sizeof(*order), cmp_idx);
-	raw = xzalloc((size_t)CG_SUM_BATCH * leader_nr_members(h) * leader_nr_cpus(h) * sizeof(*raw));
+	raw = xzalloc((size_t)CG_SUM_BATCH * leader_nr_members(h) * leader_nr_cpus(h) *
+		      sizeof(*raw));
 	for (i = 0; i < nr && !err; i += n) {
 		n = run_length(order, i, nr);
 		err = leader_cg_read_batch(h, order[i].idx, n, raw);

@@ -405,8 +405,10 @@ static void put_family(struct writer *w, int ev, enum exposition_shape shape,
 		},
 		[SHAPE_CGROUP_CPU] = {
 			"Count of perf event %s in each cgroup's own tasks on each CPU.",
-			"Time perf event %s was enabled in each cgroup's own tasks per CPU, in seconds.",
-			"Time perf event %s was running in each cgroup's own tasks per CPU, in seconds.",
+			"Time perf event %s was enabled in each cgroup's own tasks per CPU, "
+			"in seconds.",
+			"Time perf event %s was running in each cgroup's own tasks per CPU, "
+			"in seconds.",
 		},
 	};
 	const struct snapshot *s = w->s;
@@ -423,8 +425,8 @@ static void put_family(struct writer *w, int ev, enum exposition_shape shape,
 		     e->name);
 	if (shape == SHAPE_MACHINE)
 		for (cpu = 0; cpu < s->nr_cpus; cpu++)
-			put_sample(w, family, len, -1, cpu, value_of(snap_machine(s, ev, cpu), kind),
-				   seconds, s->start);
+			put_sample(w, family, len, -1, cpu,
+				   value_of(snap_machine(s, ev, cpu), kind), seconds, s->start);
 	for (cg = 0; shape == SHAPE_CGROUP && cg < s->nr_cgroups; cg++)
 		if (w->cg_text[cg])
 			put_sample(w, family, len, cg, -1, value_of(snap_own(s, ev, cg), kind),

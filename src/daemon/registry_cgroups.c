@@ -195,9 +195,10 @@ static void mark_per_cpu(struct registry *r)
 			if (r->start_error)
 				continue;
 			if (!r->walked) {
-				pr_err("bperf daemon: daemon.cgroup-cpu-series asks for more than %d "
-				       "CPU x cgroup series (daemon.max-cgroup-cpu-series) with the %d "
-				       "cgroups found", r->max_cpu_series, r->nr_counted);
+				pr_err("bperf daemon: daemon.cgroup-cpu-series asks for more "
+				       "than %d CPU x cgroup series (daemon.max-cgroup-cpu-series) "
+				       "with the %d cgroups found", r->max_cpu_series,
+				       r->nr_counted);
 				r->start_error = -E2BIG;
 			} else if (!r->cpu_full_warned) {
 				pr_err("bperf daemon: no CPU x cgroup series for %s and further "
@@ -208,7 +209,8 @@ static void mark_per_cpu(struct registry *r)
 			continue;
 		}
 		cg->per_cpu = true;
-		cg->cpu_folded = xzalloc((size_t)r->nr_events * r->cpus.nr * sizeof(*cg->cpu_folded));
+		cg->cpu_folded = xzalloc((size_t)r->nr_events * r->cpus.nr *
+					 sizeof(*cg->cpu_folded));
 		r->nr_cpu_cgroups++;
 	}
 }
@@ -544,6 +546,29 @@ static void own_counts(struct registry *r, int ev, struct reg_cgroup **cgs, int 
 	free(acc);
 }
 
+/* A value less a child's, not below zero (see own_counts()). */
+static void snap_less(__u64 *v, long long x)
+{
+	*v = (long long)*v > x ? *v - x : 0;
+}
+
+/* Takes a counted child's CPU values out of its per_cpu parent's CPU x cgroup series. */
+static void less_child(struct registry *r, const struct reg_cgroup *parent,
+		       const struct reg_cgroup *child)
+{
+	for (int ev = 0; ev < r->nr_events; ev++) {
+		size_t at = ((size_t)ev * r->nr_cpu_cgroups + parent->cpu_pos) * r->cpus.nr;
+
+		for (int c = 0; c < r->cpus.nr; c++) {
+			const struct reg_delta *x = &child->cpu_now[(size_t)ev * r->cpus.nr + c];
+
+			snap_less(&r->snap_own_cpu[at + c].count, x->count);
+			snap_less(&r->snap_own_cpu[at + c].enabled, x->enabled);
+			snap_less(&r->snap_own_cpu[at + c].running, x->running);
+		}
+	}
+}
+
 /* The CPU x cgroup series: each per_cpu cgroup's CPU values less its children's and folded. */
 static int own_cpu_counts(struct registry *r)
 {
@@ -574,19 +599,8 @@ static int own_cpu_counts(struct registry *r)
 						&acc[(size_t)ev * r->cpus.nr + c]);
 			free(acc);
 		}
-		if (p < 0 || !r->cgroups[p].per_cpu)
-			continue;
-		for (int ev = 0; ev < r->nr_events; ev++) {
-			for (int c = 0; c < r->cpus.nr; c++) {
-				struct snap_value *v = &r->snap_own_cpu[((size_t)ev *
-					r->nr_cpu_cgroups + r->cgroups[p].cpu_pos) * r->cpus.nr + c];
-				const struct reg_delta *x = &cg->cpu_now[(size_t)ev * r->cpus.nr + c];
-
-				v->count = v->count > (__u64)x->count ? v->count - x->count : 0;
-				v->enabled = v->enabled > (__u64)x->enabled ? v->enabled - x->enabled : 0;
-				v->running = v->running > (__u64)x->running ? v->running - x->running : 0;
-			}
-		}
+		if (p >= 0 && r->cgroups[p].per_cpu)
+			less_child(r, &r->cgroups[p], cg);
 	}
 	return err;
 }

@@ -43,8 +43,8 @@ struct reg_cgroup {
 	__u64 id;
 	double created;
 	bool counted;		/* registered in every leader */
-	bool tried;		/* registration was tried (else: the attr map could not be locked) */
-	bool dropped;		/* refused: the leaders' cgroups are all taken (tried again later) */
+	bool tried;		/* registration was tried (else: the attr map was not locked) */
+	bool dropped;		/* refused: the leaders' cgroups are all taken (tried later) */
 	bool per_cpu;		/* its CPU x cgroup series are exported */
 	int parent;		/* its nearest counted ancestor in registry.cgroups, -1: none */
 	int pos;		/* counted: its place in the snapshot's cgroups (0 is "/") */

@@ -17,12 +17,12 @@
 
 struct snap_event {
 	const char *name;	/* as bperf stat prints it: "page-faults", "msr/tsc/" */
-	bool seconds;		/* a clock (cpu-clock, task-clock): nanoseconds, exported as seconds */
+	bool seconds;		/* a clock (cpu-clock, task-clock): nanoseconds, exported in s */
 	bool scaled;		/* the PMU may multiplex it: _enabled/_running_seconds_total too */
 };
 
 struct snap_cgroup {
-	const char *path;	/* below perf's cgroup mount, as -G takes it; "/": outside them all */
+	const char *path;	/* below perf's cgroup mount, as -G takes it; "/": outside all */
 	double created;		/* Unix time its counting started (OpenMetrics _created) */
 };
 

@@ -6,14 +6,15 @@
 # below its --cgroup-root appear and go within a second (nested ones too); a cgroup's scrape
 # difference equals a direct `bperf stat -a -G` count of the same run exactly; a parent's own
 # count is its direct count less its child's, over the CPUs and in its CPU x cgroup series, the
-# cgroup family adds up to the machine's, and a removed child leaves its parent's count as it was; its 3 events cost
-# ONE leader program at a switch (a perf group); bperf stat's shared sessions of one of its events
-# share that leader (its member keys) and count exactly; SIGTERM ends it with status 0 and nothing
-# left (no attr map entry either), after SIGKILL a session that shares its leader keeps counting,
-# the next session leaves nothing and a new daemon gets the same port; bad input gets one line, a
-# non-zero exit and leaves nothing; 9 or 10 events take as few leaders as open (8 software events
-# to a group, msr/tsc/ apart, the alias cs in its twin's group) and count exactly. /metrics is fetched with curl where it is
-# installed, else through bash's /dev/tcp (the guests have no curl).
+# cgroup family adds up to the machine's, and a removed child leaves its parent's count as it
+# was; its 3 events cost ONE leader program at a switch (a perf group); bperf stat's shared
+# sessions of one of its events share that leader (its member keys) and count exactly; SIGTERM
+# ends it with status 0 and nothing left (no attr map entry either), after SIGKILL a session
+# that shares its leader keeps counting, the next session leaves nothing and a new daemon gets
+# the same port; bad input (the CPU x cgroup series' limits too) gets one line, a non-zero exit
+# and leaves nothing; 9 or 10 events take as few leaders as open (8 software events to a group,
+# msr/tsc/ apart, the alias cs in its twin's group) and count exactly. /metrics is fetched with
+# curl where it is installed, else through bash's /dev/tcp (the guests have no curl).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../shared_lib.sh"
 

@@ -8,8 +8,9 @@
 # a quote, a backslash, a TAB, a byte 0xff (not UTF-8: exported as the text \xff, since one
 # invalid byte would make Prometheus drop the whole scrape) and UTF-8; a newline cannot be in a
 # cgroup name (the kernel refuses it: checked). Skips where promtool, prometheus or curl is
-# missing (the QEMU guests). The CPU x cgroup series of two of the cgroups (daemon.cgroup-cpu-series)
-# are linted too, and the gzipped body (what Prometheus asks for) is the same exposition.
+# missing (the QEMU guests). The CPU x cgroup series of two of the cgroups
+# (daemon.cgroup-cpu-series) are linted too, and the gzipped body (what Prometheus asks for) is
+# the same exposition.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../shared_lib.sh"
 . "$(dirname "$0")/../prom_lib.sh"
@@ -79,11 +80,14 @@ assert_eq "$ncpu" "$(grep -c '^bperf_cgroup_cpu_page_faults_total{cgroup="[^"]*p
 	"$TMP/text")" "CPU x cgroup series of /$ROOT/plain: one per online CPU"
 curl -sf -D "$TMP/gz.head" -H 'Accept-Encoding: gzip' "http://$DAEMON_ADDR/metrics" \
 	>"$TMP/text.gz" || fail "GET /metrics (gzip)"
-grep -qi '^Content-Encoding: gzip' "$TMP/gz.head" || fail "gzip asked, not sent: $(cat "$TMP/gz.head")"
+grep -qi '^Content-Encoding: gzip' "$TMP/gz.head" ||
+	fail "gzip asked, not sent: $(cat "$TMP/gz.head")"
 gzip -dc <"$TMP/text.gz" >"$TMP/text.gunzip" || fail "the gzipped body is not gzip"
-assert_eq "$(grep -v '^[^#]' "$TMP/text" | md5sum)" "$(grep -v '^[^#]' "$TMP/text.gunzip" | md5sum)" \
+assert_eq "$(grep -v '^[^#]' "$TMP/text" | md5sum)" \
+	"$(grep -v '^[^#]' "$TMP/text.gunzip" | md5sum)" \
 	"the gzipped body's comments (HELP and TYPE lines)"
-promtool check metrics <"$TMP/text.gunzip" >"$TMP/promtool.out" 2>&1 && [ ! -s "$TMP/promtool.out" ] ||
+promtool check metrics <"$TMP/text.gunzip" >"$TMP/promtool.out" 2>&1 &&
+	[ ! -s "$TMP/promtool.out" ] ||
 	fail "promtool check metrics, gzipped body: $(cat "$TMP/promtool.out")"
 grep -q $'\xff' "$TMP/text" && fail "a byte 0xff in the exposition"
 

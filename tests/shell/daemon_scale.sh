@@ -51,7 +51,8 @@ scrape_to() {
 	daemon_scrape "$PORT" >"$1" || fail "scrape failed"
 	g=$(awk '$1 == "bperf_daemon_cgroups" { print $2 + 1 }' "$1")
 	# 1 series per CPU and cgroup for software events, 3 for those the PMU may multiplex
-	k=$(awk '$1 == "#" && $2 == "TYPE" && $3 ~ /^bperf_cgroup_/ && $4 == "counter"' "$1" | wc -l)
+	k=$(awk '$1 == "#" && $2 == "TYPE" && $3 ~ /^bperf_cgroup_/ && $4 == "counter"' "$1" |
+		wc -l)
 	lines=$(grep -vc '^#' "$1")
 	assert_eq "$((2 + k * (NCPU + g)))" "$lines" \
 		"series of $k families on $NCPU CPUs and $g cgroups (2 + $k x ($NCPU + $g))"
@@ -138,8 +139,9 @@ for ev in page-faults context-switches; do
 		direct=$(awk -F, -v ev="$ev" -v cg="$cg" '$3 == ev && $4 == cg { print $1 }' \
 			"$TMP/direct")
 		[[ $direct =~ ^[0-9]+$ ]] || { cat "$TMP/direct" >&2; fail "no direct $ev of $cg"; }
-		assert_eq "$direct" "$(($(daemon_own "$TMP/after" "$ev" "/$cg") - $(daemon_own "$TMP/before" \
-			"$ev" "/$cg")))" "$ev of $cg: the daemon's against direct -G during the churn"
+		got=$(($(daemon_own "$TMP/after" "$ev" "/$cg") -
+		       $(daemon_own "$TMP/before" "$ev" "/$cg")))
+		assert_eq "$direct" "$got" "$ev of $cg: the daemon's against direct -G during the churn"
 		n=$((n + direct))
 	done
 	echo "$ev: 10 cgroups as direct -G counts them ($n in all) during the churn"

@@ -317,8 +317,8 @@ static void test_formats(void)
 	      !strcmp(om + strlen(om) - strlen(small_openmetrics_tail), small_openmetrics_tail));
 	CHECK_EQ("lines of the text format that are not comments", (long)snap_nr_series(&small),
 		 (long)count_samples(text));
-	CHECK_EQ("OpenMetrics: a _created line for each counter", (long)snap_nr_series(&small) * 2 - 2,
-		 (long)count_samples(om));
+	CHECK_EQ("OpenMetrics: a _created line for each counter",
+		 (long)snap_nr_series(&small) * 2 - 2, (long)count_samples(om));
 	free(text);
 	free(om);
 }
