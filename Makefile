@@ -13,7 +13,8 @@
 #                     the arm64 build on Debian's arm64 6.1 and 6.12 kernels)
 #   make fuzz         fuzz the perf.data reader and the daemon's client socket (tests/fuzz/), each
 #                     for FUZZ_SECONDS (default 600; FUZZ_TARGETS="report socket")
-#   make install      PREFIX=/usr/local DESTDIR= : bin/bperf and the man pages
+#   make install      PREFIX=/usr/local DESTDIR= : bin/bperf, the man pages and the Prometheus
+#                     rules (share/bperf/prometheus/)
 #   make clean
 #   ARCH=arm64        cross-build for arm64 (CROSS_COMPILE=aarch64-linux-gnu- by default) into
 #                     .output/arm64/: bperf, its BPF objects, tests and workloads (make deps
@@ -134,6 +135,9 @@ WORKLOAD_SRCS := $(sort $(wildcard tests/workloads/*.c))
 WORKLOADS := $(WORKLOAD_SRCS:tests/workloads/%.c=$(OUTPUT)/workloads/%)
 
 MANPAGES := $(sort $(wildcard man/*.1))
+# recording and alerting rules for the daemon's series (tests/shell/prom_rules.sh checks them)
+PROM_RULES := tools/prometheus/bperf.rules.yml
+RULESDIR ?= $(PREFIX)/share/bperf/prometheus
 
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
@@ -272,9 +276,10 @@ vmtest:
 	tools/vmtest --arch $(ARCH) $(if $(KERNEL),--kernel $(KERNEL))
 
 install: $(BPERF)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(RULESDIR)
 	install -m 0755 $(BPERF) $(DESTDIR)$(PREFIX)/bin/bperf
 	$(if $(MANPAGES),install -m 0644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/)
+	install -m 0644 $(PROM_RULES) $(DESTDIR)$(RULESDIR)/
 
 clean:
 	$(call msg,CLEAN,)

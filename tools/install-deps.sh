@@ -26,7 +26,8 @@ PACKAGES=(
 	linux-source-6.1
 	python3	# tests/shell/pmu_tables_vs_jevents.sh runs perf's own table generator
 	# bperf daemon's exporter: a real Prometheus 2.42 and promtool scrape and lint it
-	# (tests/shell/daemon_*.sh), curl fetches /metrics (bench/scrape)
+	# (tests/shell/daemon_*.sh), promtool checks and tests the shipped rules
+	# (tests/shell/prom_rules.sh), curl fetches /metrics (bench/scrape)
 	prometheus curl
 )
 LOCALES=(en_US.UTF-8 de_DE.UTF-8)
