@@ -39,20 +39,24 @@ daemon_gauge() {
 	curl -sf "http://$DAEMON_ADDR/metrics" | awk -v n="$1" '$1 == n { print $2 }'
 }
 
-# prom_start TARGET [INTERVAL]: a Prometheus scraping TARGET (ADDR:PORT) every INTERVAL (1s),
-# with its config, tsdb and log under $TMP/prom; waits until it is ready. Sets PROM (its URL).
+# prom_start TARGETS [INTERVAL]: a Prometheus scraping TARGETS (ADDR:PORT, comma-separated: the
+# targets of one job, bperf) every INTERVAL (1s), with its config, tsdb and log under $TMP/prom;
+# with PROM_RULES set, it loads that rule file and evaluates it every PROM_EVAL_INTERVAL (1s).
+# Waits until it is ready. Sets PROM (its URL).
 prom_start() {
-	local target=$1 interval=${2:-1s} port
+	local targets=$1 interval=${2:-1s} port
 
 	mkdir -p "$TMP/prom"
 	cat >"$TMP/prom/prom.yml" <<EOF
 global:
   scrape_interval: $interval
   scrape_timeout: $interval
+  evaluation_interval: ${PROM_EVAL_INTERVAL:-1s}
+${PROM_RULES:+rule_files: ['$PROM_RULES']}
 scrape_configs:
   - job_name: bperf
     static_configs:
-      - targets: ['$target']
+      - targets: ['${targets//,/"', '"}']
 EOF
 	port=$(free_port) || fail "no free port for Prometheus"
 	PROM=http://127.0.0.1:$port
@@ -73,13 +77,16 @@ prom_query() {
 	curl -sf "$PROM/api/v1/query" --data-urlencode "query=$1" ${2:+--data-urlencode "time=$2"}
 }
 
-# prom_target_health: "up", "down" or "unknown" for the one target, and its last error.
+# prom_target: "up" when every target is up, else the health of the first that is not ("down",
+# "unknown"; "none" without targets) and its last error.
 prom_target() {
-	curl -sf "$PROM/api/v1/targets" | jq -r '.data.activeTargets[0] // {} |
-		"\(.health // "none") \(.lastError // "")"'
+	curl -sf "$PROM/api/v1/targets" | jq -r '.data.activeTargets |
+		(map(select(.health != "up")) | first) as $bad |
+		if length == 0 then "none " elif $bad == null then "up "
+		else "\($bad.health) \($bad.lastError // "")" end'
 }
 
-# prom_wait_up [SECONDS]: until the target's health is up (the first scrape comes ~5 s after
+# prom_wait_up [SECONDS]: until every target's health is up (the first scrape comes ~5 s after
 # Prometheus starts: its discovery manager sends target updates every 5 s).
 prom_wait_up() {
 	local t
