@@ -68,6 +68,15 @@ require_cmd() {
 	command -v "$1" >/dev/null 2>&1 || skip "needs $1"
 }
 
+# require_workloads NAME...: fails unless each workload is built.
+require_workloads() {
+	local w
+
+	for w in "$@"; do
+		[ -x "$WORKLOADS/$w" ] || fail "workloads not built: run make"
+	done
+}
+
 # Runs a command with address-space randomisation off. The stack's random offset changes how many
 # pages exec and libc start-up touch, so start-up page faults are only exact this way (the static
 # workloads then always take the same number on one machine).

@@ -6,6 +6,14 @@
 # Each test runs its own Prometheus: its own config, data directory and port, never the packaged
 # service (Debian's postinst would start one on :9090 on a systemd host).
 
+# prom_require: skips unless root with curl, prometheus and python3 (free_port).
+prom_require() {
+	require_root
+	require_cmd curl
+	require_cmd prometheus
+	require_cmd python3
+}
+
 # The Accept header of Prometheus 2.42's scrapes (captured from its requests).
 PROM_ACCEPT='application/openmetrics-text;version=1.0.0,'
 PROM_ACCEPT+='application/openmetrics-text;version=0.0.1;q=0.75,'

@@ -16,13 +16,8 @@
 . "$(dirname "$0")/../shared_lib.sh"
 . "$(dirname "$0")/../prom_lib.sh"
 
-require_root
-require_cmd curl
-require_cmd prometheus
-require_cmd python3
-for w in pagetouch pingpong; do
-	[ -x "$WORKLOADS/$w" ] || fail "workloads not built: run make"
-done
+prom_require
+require_workloads pagetouch pingpong
 shared_setup daemon_fleet_$$
 
 # A cgroup root of the test's own, with no cgroup below it: this machine's thousands of cgroups

@@ -15,11 +15,8 @@
 . "$(dirname "$0")/../shared_lib.sh"
 . "$(dirname "$0")/../prom_lib.sh"
 
-require_root
-require_cmd curl
+prom_require
 require_cmd promtool
-require_cmd prometheus
-require_cmd python3
 MNT=$(perf_cgroup_mount)
 [ -n "$MNT" ] || skip "no cgroup hierarchy for perf events (cgroup2 or v1 perf_event)"
 shared_setup daemon_format_$$

@@ -15,13 +15,8 @@
 . "$(dirname "$0")/../shared_lib.sh"
 . "$(dirname "$0")/../prom_lib.sh"
 
-require_root
-require_cmd curl
-require_cmd prometheus
-require_cmd python3
-for w in pagetouch pingpong; do
-	[ -x "$WORKLOADS/$w" ] || fail "workloads not built: run make"
-done
+prom_require
+require_workloads pagetouch pingpong
 MNT=$(perf_cgroup_mount)
 [ -n "$MNT" ] || skip "no cgroup hierarchy for perf events (cgroup2 or v1 perf_event)"
 shared_setup daemon_prometheus_$$
