@@ -4,9 +4,9 @@
  * cgroup hierarchy (the hierarchy's own root is the CPU-wide series, cgroup "/"): walked once at
  * the start, then kept up to date from inotify's events alone (a watch per directory: inotify is
  * not recursive; a new directory's subtree is walked, a lost event walks it all), the changes
- * registered together at most 100 ms late. Every 10 s one number is compared (cgroup2's
- * nr_descendants); where inotify's watch limit leaves directories unwatched, the tree is walked
- * every 10 s instead.
+ * registered together 100 ms after the first, at most every 250 ms. Every 10 s one number is
+ * compared (cgroup2's nr_descendants); where inotify's watch limit leaves directories
+ * unwatched, the tree is walked every 10 s instead.
  */
 #ifndef BPERF_DAEMON_CGWATCH_H
 #define BPERF_DAEMON_CGWATCH_H

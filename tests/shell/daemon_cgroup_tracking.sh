@@ -61,20 +61,7 @@ registered() {
 
 # leader_ids: the cgroup ids the daemon's leader has registered (its cg_index's keys), sorted
 leader_ids() {
-	local link prog map
-
-	for link in $(map_link_ids); do
-		prog=$(bpftool -j link show id "$link" 2>/dev/null | jq -r '.prog_id // empty')
-		[ -n "$prog" ] && break
-	done
-	[ -n "$prog" ] || fail "no live leader in $SHARED_MAP"
-	for map in $(bpftool -j prog show id "$prog" | jq -r '.map_ids[]'); do
-		if [ "$(bpftool -j map show id "$map" | jq -r .name)" = cg_index ]; then
-			bpftool -j map dump id "$map" | jq -r '.[].formatted.key' | sort -n
-			return
-		fi
-	done
-	fail "leader program $prog has no cg_index map"
+	cg_index_dump | jq -r '.[].formatted.key' | sort -n
 }
 
 gauge() {
