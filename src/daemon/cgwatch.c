@@ -37,6 +37,13 @@
 #define CGWATCH_PUBLISH_GAP_MS 250
 #define CGWATCH_MASK (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ONLYDIR)
 
+/* A cgroup found: what is registered of it, and the watch on its directory. */
+struct tracked {
+	char *path;	/* below the mount, as cgroup_entry's */
+	__u64 id;
+	int wd;		/* -1: not watched */
+};
+
 /* A watched directory: inotify names it by wd in its events. */
 struct watched {
 	int wd;
@@ -52,8 +59,10 @@ struct cgwatch {
 	char *top;		/* mount and root */
 	int verbose;
 	int inotify_fd, check_fd, publish_fd;
-	struct cgroup_entry *list;	/* the cgroups, sorted by path (but within a walk) */
+	struct tracked *list;	/* the cgroups, sorted by path (but within a walk) */
 	int nr, cap;
+	struct cgroup_entry *pub;	/* list as registry_set_cgroups() takes it */
+	int pub_cap;
 	bool bulk;		/* a full walk appends; it sorts at the end */
 	bool dirty;		/* list differs from what is registered */
 	bool publish_armed;
@@ -92,8 +101,11 @@ static struct watched *find_watched(struct cgwatch *w, int wd)
 	return i < w->nr_watched && w->watched[i].wd == wd ? &w->watched[i] : NULL;
 }
 
-/* Watches rel (a directory gone meanwhile is not); notes when the watch limit is met. */
-static void watch_dir(struct cgwatch *w, const char *rel)
+/*
+ * Watches rel (a directory gone meanwhile is not); notes when the watch limit is met. Returns
+ * the wd, or -1.
+ */
+static int watch_dir(struct cgwatch *w, const char *rel)
 {
 	char *full = xasprintf("%s%s", w->mount, rel);
 	int wd = inotify_add_watch(w->inotify_fd, full, CGWATCH_MASK);
@@ -107,7 +119,7 @@ static void watch_dir(struct cgwatch *w, const char *rel)
 			 strerror(errno));
 	free(full);
 	if (wd < 0)
-		return;
+		return -1;
 	if (!strcmp(rel, w->root))
 		w->root_wd = wd;
 	/* the kernel keeps one watch per directory: adding it again renews it, same wd */
@@ -128,6 +140,7 @@ static void watch_dir(struct cgwatch *w, const char *rel)
 	e->wd = wd;
 	e->gen = w->gen;
 	e->rel = xstrdup(rel);
+	return wd;
 }
 
 static void watched_drop(struct cgwatch *w, struct watched *e)
@@ -137,16 +150,32 @@ static void watched_drop(struct cgwatch *w, struct watched *e)
 	w->nr_watched--;
 }
 
+/*
+ * Ends the watch of a directory removed. cgroupfs never says IN_IGNORED for one (kernfs keeps
+ * the inode's link count, so the watch outlives the directory): without this, every cgroup
+ * removed would keep a watch, of fs.inotify.max_user_watches, until the daemon exits.
+ */
+static void unwatch(struct cgwatch *w, int wd)
+{
+	struct watched *e = find_watched(w, wd);
+
+	inotify_rm_watch(w->inotify_fd, wd);
+	if (e)
+		watched_drop(w, e);
+}
+
 /* After a full walk: the watches it did not renew are of directories gone unreported. */
 static void prune_watched(struct cgwatch *w)
 {
 	int i, n = 0;
 
 	for (i = 0; i < w->nr_watched; i++) {
-		if (w->watched[i].gen == w->gen)
+		if (w->watched[i].gen == w->gen) {
 			w->watched[n++] = w->watched[i];
-		else
-			free(w->watched[i].rel);
+			continue;
+		}
+		inotify_rm_watch(w->inotify_fd, w->watched[i].wd);
+		free(w->watched[i].rel);
 	}
 	w->nr_watched = n;
 }
@@ -166,8 +195,11 @@ static int list_lower_bound(const struct cgwatch *w, const char *path)
 	return lo;
 }
 
-/* Adds path (taken) with id where it sorts; a path listed already takes the newer id. */
-static void list_put(struct cgwatch *w, char *path, __u64 id)
+/*
+ * Adds path (taken) with id where it sorts; a path listed already takes the newer id. Returns
+ * its index.
+ */
+static int list_put(struct cgwatch *w, char *path, __u64 id)
 {
 	int i = w->bulk ? w->nr : list_lower_bound(w, path);
 
@@ -175,7 +207,7 @@ static void list_put(struct cgwatch *w, char *path, __u64 id)
 	if (i < w->nr && !strcmp(w->list[i].path, path)) {
 		free(path);
 		w->list[i].id = id;
-		return;
+		return i;
 	}
 	if (w->nr == w->cap) {
 		w->cap = w->cap ? 2 * w->cap : 64;
@@ -184,14 +216,27 @@ static void list_put(struct cgwatch *w, char *path, __u64 id)
 	memmove(&w->list[i + 1], &w->list[i], (w->nr - i) * sizeof(*w->list));
 	w->list[i].path = path;
 	w->list[i].id = id;
+	w->list[i].wd = -1;
 	w->nr++;
+	return i;
 }
 
-/* Removes list[from..to), freeing the paths. */
+/* list[i]'s directory is watched as wd now; a watch of the path's former directory ends. */
+static void set_wd(struct cgwatch *w, int i, int wd)
+{
+	if (w->list[i].wd >= 0 && w->list[i].wd != wd)
+		unwatch(w, w->list[i].wd);
+	w->list[i].wd = wd;
+}
+
+/* Removes list[from..to) and their watches. */
 static void list_cut(struct cgwatch *w, int from, int to)
 {
-	for (int i = from; i < to; i++)
+	for (int i = from; i < to; i++) {
+		if (w->list[i].wd >= 0)
+			unwatch(w, w->list[i].wd);
 		free(w->list[i].path);
+	}
 	memmove(&w->list[from], &w->list[to], (w->nr - to) * sizeof(*w->list));
 	w->nr -= to - from;
 	w->dirty |= to > from;
@@ -214,15 +259,18 @@ static void list_remove_tree(struct cgwatch *w, const char *rel)
 }
 
 /*
- * Every directory below fd (rel below the mount), each watched BEFORE it is read: one made
- * after the read raises an event on that watch, one made before is read; none falls between.
+ * Every directory below fd (rel below the mount, list[idx] unless idx is -1), each watched
+ * BEFORE it is read: one made after the read raises an event on that watch, one made before is
+ * read; none falls between.
  */
-static void walk(struct cgwatch *w, int fd, const char *rel)
+static void walk(struct cgwatch *w, int fd, const char *rel, int idx)
 {
+	int wd = watch_dir(w, rel);
 	struct dirent *de;
 	DIR *d;
 
-	watch_dir(w, rel);
+	if (idx >= 0)
+		set_wd(w, idx, wd);
 	d = fdopendir(fd);
 	if (!d) {
 		close(fd);
@@ -244,8 +292,7 @@ static void walk(struct cgwatch *w, int fd, const char *rel)
 		}
 		/* a cgroup's kernfs id is its directory's inode number, as -G takes it */
 		path = xasprintf("%s/%s", rel, de->d_name);
-		list_put(w, xstrdup(path), st.st_ino);
-		walk(w, sub, path);
+		walk(w, sub, path, list_put(w, xstrdup(path), st.st_ino));
 		free(path);
 	}
 	closedir(d);
@@ -253,11 +300,10 @@ static void walk(struct cgwatch *w, int fd, const char *rel)
 
 static int by_path(const void *a, const void *b)
 {
-	return strcmp(((const struct cgroup_entry *)a)->path,
-		      ((const struct cgroup_entry *)b)->path);
+	return strcmp(((const struct tracked *)a)->path, ((const struct tracked *)b)->path);
 }
 
-static bool same_lists(const struct cgroup_entry *a, int na, const struct cgroup_entry *b, int nb)
+static bool same_lists(const struct tracked *a, int na, const struct tracked *b, int nb)
 {
 	if (na != nb)
 		return false;
@@ -271,7 +317,15 @@ static void publish(struct cgwatch *w)
 {
 	unsigned long long t0 = now_ns();
 
-	registry_set_cgroups(w->reg, w->list, w->nr);
+	if (w->pub_cap < w->nr) {
+		w->pub_cap = w->cap;
+		w->pub = xrealloc(w->pub, w->pub_cap * sizeof(*w->pub));
+	}
+	for (int i = 0; i < w->nr; i++) {
+		w->pub[i].path = w->list[i].path;
+		w->pub[i].id = w->list[i].id;
+	}
+	registry_set_cgroups(w->reg, w->pub, w->nr);
 	w->dirty = false;
 	w->published_ns = now_ns();
 	pr_debug(w->verbose, 2, "bperf daemon: %d cgroups below the root registered in %.3f ms",
@@ -334,8 +388,8 @@ static void note_fallback(struct cgwatch *w)
 static void rescan(struct cgwatch *w)
 {
 	int fd = open(w->top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	struct cgroup_entry *old = w->list;
-	int i, n = 0, nr_old = w->nr;
+	struct tracked *old = w->list;
+	int i, n = 0, idx = -1, nr_old = w->nr;
 	unsigned long long t0 = now_ns();
 	bool dirty = w->dirty;
 	struct stat st;
@@ -348,15 +402,18 @@ static void rescan(struct cgwatch *w)
 	w->bulk = true;
 	/* a root below the mount's is counted too; the mount's own is cgroup "/", the CPU */
 	if (fd >= 0 && *w->root && !fstat(fd, &st))
-		list_put(w, xstrdup(w->root), st.st_ino);
+		idx = list_put(w, xstrdup(w->root), st.st_ino);
 	if (fd >= 0)
-		walk(w, fd, w->root);
+		walk(w, fd, w->root, idx);
 	w->bulk = false;
 	/* sorted, each path once */
 	qsort(w->list, w->nr, sizeof(*w->list), by_path);
 	for (i = 0; i < w->nr; i++) {
-		if (n && !strcmp(w->list[n - 1].path, w->list[i].path))
-			free(w->list[--n].path);
+		if (n && !strcmp(w->list[n - 1].path, w->list[i].path)) {
+			n--;
+			free(w->list[n].path);
+			w->list[i].wd = w->list[i].wd >= 0 ? w->list[i].wd : w->list[n].wd;
+		}
 		w->list[n++] = w->list[i];
 	}
 	w->nr = n;
@@ -383,8 +440,7 @@ static void dir_made(struct cgwatch *w, char *rel)
 			close(fd);
 		return;	/* gone again already: its removal's event follows */
 	}
-	list_put(w, xstrdup(rel), st.st_ino);
-	walk(w, fd, rel);
+	walk(w, fd, rel, list_put(w, xstrdup(rel), st.st_ino));
 	/* the watches this walk could not add: full walks from now on */
 	if (w->watch_full && !w->fallback)
 		note_fallback(w);
@@ -650,6 +706,7 @@ void cgwatch_stop(struct cgwatch *w)
 	for (int i = 0; i < w->nr; i++)
 		free(w->list[i].path);
 	free(w->list);
+	free(w->pub);
 	for (int i = 0; i < w->nr_watched; i++)
 		free(w->watched[i].rel);
 	free(w->watched);

@@ -6,7 +6,9 @@
 # and made again under its path, 300 made quickly in parallel and half of them removed, a rename
 # where the hierarchy allows one: cgroup v1) the registered set equals the tree, three ways: the
 # paths its -vv lines register and drop (replayed), the cgroup ids in its leader's cg_index map
-# (the directories' inode numbers) and the bperf_daemon_cgroups gauge, within 1.5 s. Then the two
+# (the directories' inode numbers) and the bperf_daemon_cgroups gauge, within 1.5 s; and it holds
+# one inotify watch per directory (cgroupfs never ends the watch of a directory removed: the
+# daemon must). The root removed and made again is found by the check every 10 s. Then the two
 # repairs: a queue overflow (fs.inotify.max_queued_events lowered while the daemon starts, the
 # daemon stopped while 200 cgroups are made) walks the tree once; a watch limit
 # (fs.inotify.max_user_watches 0 while it starts) prints one line and walks every 10 s until
@@ -49,7 +51,7 @@ stop_daemon() {
 
 # tree: the cgroup paths below the mount of the root and everything below it, sorted
 tree() {
-	(cd "$MNT" && find "$ROOT" -type d) | sed 's|^|/|' | sort
+	(cd "$MNT" && find "$ROOT" -type d 2>/dev/null) | sed 's|^|/|' | sort
 }
 
 # registered: the paths the daemon's -vv lines registered and did not drop since, sorted
@@ -64,29 +66,46 @@ leader_ids() {
 	cg_index_dump | jq -r '.[].formatted.key' | sort -n
 }
 
+# watches: the inotify watches the daemon holds (its inotify fd's fdinfo lines)
+watches() {
+	local fd
+
+	for fd in /proc/"$DPID"/fd/*; do
+		[ "$(readlink "$fd")" = "anon_inode:inotify" ] || continue
+		grep -c '^inotify wd:' "/proc/$DPID/fdinfo/${fd##*/}"
+		return
+	done
+	echo none
+}
+
 gauge() {
 	daemon_scrape "$PORT" | awk '$1 == "bperf_daemon_cgroups" { print $2 }'
 }
 
 # check WHAT [SECONDS]: waits (1.5 s unless said) until the registered paths, the leader's ids
-# and the gauge all match the tree; fails with the difference
+# and the gauge all match the tree, and the daemon watches as many directories (unless
+# WATCHED=no); fails with the difference
+WATCHED=yes
 check() {
-	local what=$1 limit=${2:-1.5} t0 ms paths ids
+	local what=$1 limit=${2:-1.5} t0 ms paths ids want
 
 	t0=$(date +%s%N)
 	while :; do
 		tree >"$TMP/tree"
 		registered >"$TMP/registered"
 		paths=$(diff "$TMP/tree" "$TMP/registered" | grep '^[<>]' | head -n 5 | tr '\n' ' ')
-		ids=$(cd "$MNT" && find "$ROOT" -type d -exec stat -c %i {} + | sort -n | md5sum)
+		ids=$(cd "$MNT" && find "$ROOT" -type d -exec stat -c %i {} + 2>/dev/null | sort -n |
+			md5sum)
 		ms=$((($(date +%s%N) - t0) / 1000000))
+		want=$(wc -l <"$TMP/tree")
 		[ -z "$paths" ] && [ "$ids" = "$(leader_ids | md5sum)" ] &&
-			[ "$(gauge)" = "$(wc -l <"$TMP/tree")" ] && break
+			[ "$(gauge)" = "$want" ] &&
+			{ [ "$WATCHED" = no ] || [ "$(watches)" = "$want" ]; } && break
 		awk -v ms="$ms" -v l="$limit" 'BEGIN { exit !(ms > l * 1000) }' &&
 			fail "$what: after $ms ms the daemon has not the tree's cgroups" \
 				"(paths: ${paths:-alike}; ids alike: $([ "$ids" = "$(leader_ids |
-				md5sum)" ] && echo yes || echo no); gauge $(gauge) for" \
-				"$(wc -l <"$TMP/tree"))"
+				md5sum)" ] && echo yes || echo no); gauge $(gauge)," \
+				"watches $(watches) for $want)"
 		sleep 0.05
 	done
 	echo "$what: $(wc -l <"$TMP/tree") cgroups registered alike after $ms ms"
@@ -128,6 +147,12 @@ else
 fi
 assert_eq "$walks" "$(grep -c 'cgroups walked' "$TMP/daemon.err")" \
 	"full walks after the start (inotify alone)"
+# the root itself removed and made again: cgroupfs says nothing of the root's own end, the check
+# every 10 s finds it gone (a walk of nothing), then back
+find "$MNT/$ROOT" -depth -type d -exec rmdir {} +
+check "the root removed, found by the 10 s check" 12
+mkdir -p "$MNT/$ROOT/back/again" "$MNT/$ROOT/many"
+check "the root made again, found by the 10 s check" 12
 stop_daemon
 
 # --- a queue overflow: one walk ------------------------------------------------------------
@@ -154,6 +179,8 @@ start_daemon
 restore_sysctls
 assert_eq 1 "$(grep -c 'inotify cannot watch every cgroup' "$TMP/daemon.err")" \
 	"lines saying the watch limit was met"
+assert_eq 0 "$(watches)" "watches of the daemon started at the limit"
+WATCHED=no
 check "at the start without watches"
 mkdir "$MNT/$ROOT/late"
 sleep 1.5
@@ -161,6 +188,7 @@ registered | grep -qx "/$ROOT/late" && fail "a mkdir seen without a watch"
 check "a mkdir found by the periodic walk" 12
 grep -q 'inotify watches every cgroup' "$TMP/daemon.err" ||
 	fail "the walk after the limit was raised did not watch everything"
+WATCHED=yes
 mkdir "$MNT/$ROOT/later"
 check "a mkdir once watched again"
 assert_eq 1 "$(grep -c 'inotify cannot watch every cgroup' "$TMP/daemon.err")" \
