@@ -24,7 +24,7 @@
 /*
  * The check's period. With every directory watched it reads one number (cgroup2's
  * nr_descendants) and walks only when that disagrees twice; without (the watch limit), it is
- * the period of full walks, which cost 40-90 ms per 1,000 cgroups here.
+ * the period of full walks, which cost 20 to 50 ms per 1,000 cgroups here.
  */
 #define CGWATCH_CHECK_MS 10000
 /*
@@ -459,7 +459,7 @@ static bool on_event(struct cgwatch *w, const struct inotify_event *ev)
 	if (ev->mask & IN_Q_OVERFLOW)
 		return true;
 	if (ev->mask & IN_IGNORED) {
-		/* the directory is gone (its parent's event removes it), the root too */
+		/* a watch ended: unwatch()'s, or the root's where the filesystem says so */
 		if (ev->wd == w->root_wd) {
 			w->root_wd = -1;
 			list_remove_tree(w, w->root);

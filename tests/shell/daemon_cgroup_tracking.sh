@@ -94,8 +94,8 @@ check() {
 		tree >"$TMP/tree"
 		registered >"$TMP/registered"
 		paths=$(diff "$TMP/tree" "$TMP/registered" | grep '^[<>]' | head -n 5 | tr '\n' ' ')
-		ids=$(cd "$MNT" && find "$ROOT" -type d -exec stat -c %i {} + 2>/dev/null | sort -n |
-			md5sum)
+		ids=$(cd "$MNT" && find "$ROOT" -type d -exec stat -c %i {} + 2>/dev/null |
+			sort -n | md5sum)
 		ms=$((($(date +%s%N) - t0) / 1000000))
 		want=$(wc -l <"$TMP/tree")
 		[ -z "$paths" ] && [ "$ids" = "$(leader_ids | md5sum)" ] &&
