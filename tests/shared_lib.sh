@@ -72,6 +72,25 @@ map_link_ids() {
 	done
 }
 
+# cg_index_dump: bpftool's JSON dump of the cg_index map (the registered cgroups, keyed by id) of
+# the first live leader the attr map $SHARED_MAP names.
+cg_index_dump() {
+	local link prog map
+
+	for link in $(map_link_ids); do
+		prog=$(bpftool -j link show id "$link" 2>/dev/null | jq -r '.prog_id // empty')
+		[ -n "$prog" ] && break
+	done
+	[ -n "$prog" ] || fail "no live leader in $SHARED_MAP"
+	for map in $(bpftool -j prog show id "$prog" | jq -r '.map_ids[]'); do
+		if [ "$(bpftool -j map show id "$map" | jq -r .name)" = cg_index ]; then
+			bpftool -j map dump id "$map"
+			return
+		fi
+	done
+	fail "leader program $prog has no cg_index map"
+}
+
 # map_dead_entries [MAP]: entries whose link is gone, one link id a line.
 map_dead_entries() {
 	local id

@@ -120,20 +120,7 @@ wait_cgroups() {
 
 # cg_index_entries: cgroups registered in the live leader the attr map names (one is expected).
 cg_index_entries() {
-	local link prog map
-
-	for link in $(map_link_ids); do
-		prog=$(bpftool -j link show id "$link" 2>/dev/null | jq -r '.prog_id // empty')
-		[ -n "$prog" ] && break
-	done
-	[ -n "$prog" ] || fail "no live leader in $SHARED_MAP"
-	for map in $(bpftool -j prog show id "$prog" | jq -r '.map_ids[]'); do
-		if [ "$(bpftool -j map show id "$map" | jq -r .name)" = cg_index ]; then
-			bpftool -j map dump id "$map" | jq length
-			return
-		fi
-	done
-	fail "leader program $prog has no cg_index map"
+	cg_index_dump | jq length
 }
 
 # cg_exact WHOSE: pagetouch 500 then pingpong 2000 in $CG under a direct `bperf stat -a -G $CG`:
