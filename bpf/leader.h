@@ -68,20 +68,31 @@
 #define LEADER_MAX_SESSIONS 128
 #define LEADER_MAX_MEMBERS 8
 #define LEADER_MAX_CPUS 1024
-#define LEADER_FILTER_ENTRIES 65536
-/* entries of each CPU's task_slots cache, a power of 2 (12 KB per CPU) */
+/*
+ * A thread session's filter holds this many threads at once, or twice those it starts with if
+ * more, up to LEADER_FILTER_MAX (rounded up to a power of 2).
+ */
+#define LEADER_FILTER_MIN 4096
+#define LEADER_FILTER_MAX 65536
+/* entries of each CPU's task_slots cache, a power of 2 (10 KB per CPU) */
 #define LEADER_TASK_SLOTS_ENTRIES 256
+#define LEADER_TASK_SLOTS_VALUE 40	/* sizeof(struct task_slots) in leader.bpf.c */
 /* filter_gen's elements */
 #define LEADER_GEN_BPF 0
 #define LEADER_GEN_USER 1
 #define LEADER_GEN_CG 2
 #define LEADER_NR_GENS 3
 /*
- * Registered cgroups per leader (fixed: cg_accum takes 24 bytes per cgroup, member and CPU,
- * 96 KiB per member per CPU), and how many levels up from a slice's cgroup the leader looks for
- * registered ones (a cgroup deeper than that does not count in its topmost ancestors).
+ * Registered cgroups per leader (cg_accum and cg_users grow by chunks of LEADER_CG_CHUNK
+ * indices, cg_index doubles from LEADER_CG_INDEX_MIN), and how many levels up from a slice's
+ * cgroup the leader looks for registered ones (a cgroup deeper than that does not count in its
+ * topmost ancestors).
  */
-#define LEADER_MAX_CGROUPS 4096
+#define LEADER_MAX_CGROUPS 65536
+#define LEADER_CG_CHUNK_SHIFT 6
+#define LEADER_CG_CHUNK (1u << LEADER_CG_CHUNK_SHIFT)
+#define LEADER_CG_CHUNKS (LEADER_MAX_CGROUPS / LEADER_CG_CHUNK)
+#define LEADER_CG_INDEX_MIN 64
 #define LEADER_CG_MAX_LEVELS 64
 /* cgroups whose paths each CPU keeps (cg_paths): a switch back and forth needs 2 */
 #define LEADER_CG_PATHS 4
@@ -107,13 +118,15 @@
 #define LEADER_CG_INDEX_MAP "cg_index"
 #define LEADER_CG_ACCUM_MAP "cg_accum"
 #define LEADER_CG_USERS_MAP "cg_users"
+#define LEADER_TASK_SLOTS_MAP "task_slots"
 
 /*
  * Bumped whenever the maps' layout or a slot's meaning changes: a leader of another version is
  * not shared (6: filter_gen, which every change to the filters must bump; 7: per-cgroup sums;
- * 8: member_attrs in .rodata; 9: one cg_accum element per cgroup, LEADER_GEN_CG).
+ * 8: member_attrs in .rodata; 9: one cg_accum element per cgroup, LEADER_GEN_CG; 10: maps in maps that grow with the
+ * slots, threads and cgroups registered).
  */
-#define LEADER_ABI_VERSION 9
+#define LEADER_ABI_VERSION 10
 
 /*
  * Marks in perf_event_attr's __reserved_2 (which the kernel requires to be zero, so upstream
@@ -158,12 +171,6 @@ struct leader_cg {
 struct leader_cg_users {
 	__u64 id;
 	__u64 slots[LEADER_MAX_SESSIONS / 64];
-};
-
-/* filter: the set of (slot, tid) a FILTER_TID session counts; the value is always 1. */
-struct leader_filter_key {
-	__u32 slot;
-	__u32 id;
 };
 
 struct leader_state {

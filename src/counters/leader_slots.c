@@ -14,6 +14,7 @@
 #include "../common.h"
 #include "leader.h"
 #include "leader_cgroups.h"
+#include "leader_maps.h"
 
 /*
  * Fields 3 (state), 9 (flags) and 22 (start time) of /proc/PID/stat; false if the process is
@@ -59,19 +60,77 @@ static bool owner_alive(const struct leader_session *s)
 	       !(flags & PROC_PF_EXITING);
 }
 
-static void delete_slot_filter(struct leader_handle *h, __u32 slot)
+/*
+ * Takes a slot's sums and filter out of the leader (a thread slot's, or a dead session's left
+ * over): into taken[0..2), for leader_inner_release() once the slot is published.
+ */
+static void take_slot_maps(struct leader_handle *h, __u32 slot, int taken[2])
 {
-	struct leader_filter_key key, next;
-	void *prev = NULL;
-
-	while (!bpf_map_get_next_key(h->filter_fd, prev, &next)) {
-		key = next;
-		if (key.slot == slot && !bpf_map_delete_elem(h->filter_fd, &key)) {
-			prev = NULL;
-			continue;
-		}
-		prev = &key;
+	taken[0] = leader_inner_take(h->accum_fd, slot);
+	taken[1] = leader_inner_take(h->filter_fd, slot);
+	if (h->sums_fd >= 0 && h->sums_slot == slot) {
+		close(h->sums_fd);
+		h->sums_fd = -1;
 	}
+}
+
+/* The filter of a thread session of nr_ids threads: room for its children (leader.h) */
+static __u32 filter_entries(int nr_ids)
+{
+	__u32 n = LEADER_FILTER_MIN;
+
+	while (n < LEADER_FILTER_MAX && n < 2 * (__u32)nr_ids)
+		n *= 2;
+	return n;
+}
+
+/*
+ * A thread slot's fresh sums (zero) and filter, the spec's threads in it; the sums' fd stays in
+ * h for leader_read().
+ */
+static int make_slot_maps(struct leader_handle *h, __u32 slot,
+			  const struct leader_session_spec *spec)
+{
+	int fd, i, err = 0;
+	__u8 one = 1;
+
+	fd = leader_inner_new(INNER_FILTER, h->nr_members, filter_entries(spec->nr_ids));
+	if (fd < 0)
+		return fd;
+	for (i = 0; i < spec->nr_ids && !err; i++) {
+		__u32 tid = spec->ids[i];
+
+		if (bpf_map_update_elem(fd, &tid, &one, BPF_ANY))
+			err = -errno;
+	}
+	if (!err && bpf_map_update_elem(h->filter_fd, &slot, &fd, BPF_ANY))
+		err = -errno;
+	close(fd);
+	if (err)
+		return err;
+	fd = leader_inner_create(h->accum_fd, slot, INNER_ACCUM, h->nr_members, 0);
+	if (fd < 0)
+		return fd;
+	h->sums_fd = fd;
+	h->sums_slot = slot;
+	return 0;
+}
+
+/* The per-CPU cache of thread slots exists while two or more are active (on_switch). */
+static void size_task_slots(struct leader_handle *h, __u32 nr_switch_slots)
+{
+	int fd = leader_inner_fd(h->task_slots_fd, 0);
+
+	if (nr_switch_slots >= 2 && fd == -ENOENT)
+		fd = leader_inner_create(h->task_slots_fd, 0, INNER_TASK_SLOTS, 0, 0);
+	else if (nr_switch_slots < 2 && fd >= 0) {
+		close(fd);
+		fd = leader_inner_take(h->task_slots_fd, 0);
+		leader_inner_release(&fd, 1);
+		return;
+	}
+	if (fd >= 0)
+		close(fd);
 }
 
 void leader_gen_bump(const struct leader_handle *h, __u32 gen)
@@ -86,26 +145,11 @@ void leader_gen_bump(const struct leader_handle *h, __u32 gen)
 	bpf_map_update_elem(h->gen_fd, &gen, &val, BPF_ANY);
 }
 
-static int zero_accum(struct leader_handle *h, __u32 slot)
-{
-	struct bpf_perf_event_value *zeros = xzalloc(h->nr_cpus * sizeof(*zeros));
-	__u32 m, key;
-	int err = 0;
-
-	for (m = 0; m < LEADER_MAX_MEMBERS && !err; m++) {
-		key = slot * LEADER_MAX_MEMBERS + m;
-		if (bpf_map_update_elem(h->accum_fd, &key, zeros, BPF_ANY))
-			err = -errno;
-	}
-	free(zeros);
-	return err;
-}
-
 /* Frees the slots of sessions that died without cleaning up (SIGKILL), and their cgroups. */
 static void reclaim_dead(struct leader_handle *h, struct leader_session *table)
 {
 	__u64 dead[LEADER_MAX_SESSIONS / 64] = { 0 };
-	bool any = false;
+	int taken[2 * LEADER_MAX_SESSIONS], nr_taken = 0;
 	__u32 i;
 
 	for (i = 0; i < LEADER_MAX_SESSIONS; i++) {
@@ -113,12 +157,14 @@ static void reclaim_dead(struct leader_handle *h, struct leader_session *table)
 			continue;
 		table[i].state = SLOT_FREE;
 		bpf_map_update_elem(h->sessions_fd, &i, &table[i], BPF_ANY);
-		delete_slot_filter(h, i);
+		take_slot_maps(h, i, &taken[nr_taken]);
+		nr_taken += 2;
 		dead[i / 64] |= 1ull << (i % 64);
-		any = true;
 	}
-	if (any)
-		leader_cg_reclaim(h, dead);
+	if (!nr_taken)
+		return;
+	leader_cg_reclaim(h, dead);
+	leader_inner_release(taken, nr_taken);
 }
 
 static int read_table(struct leader_handle *h, struct leader_session *table)
@@ -153,7 +199,14 @@ static int publish_slots(struct leader_handle *h, const struct leader_session *t
 	for (i = 0; i < st.nr_slots; i++)
 		if (table[i].state == SLOT_ACTIVE && table[i].filter == FILTER_TID)
 			st.nr_switch_slots++;
-	return bpf_map_update_elem(h->state_fd, &zero, &st, BPF_ANY) ? -errno : 0;
+	/* made before the count that uses it is out, taken out after */
+	if (st.nr_switch_slots >= 2)
+		size_task_slots(h, st.nr_switch_slots);
+	if (bpf_map_update_elem(h->state_fd, &zero, &st, BPF_ANY))
+		return -errno;
+	if (st.nr_switch_slots < 2)
+		size_task_slots(h, st.nr_switch_slots);
+	return 0;
 }
 
 /* Runs the leader on one CPU, again while it finds an on_exec flush there in progress. */
@@ -190,10 +243,9 @@ int leader_slot_claim(struct leader_handle *h, const struct leader_session_spec 
 		      __u32 *slot_out)
 {
 	struct leader_session *table = xzalloc(LEADER_MAX_SESSIONS * sizeof(*table));
-	__u8 one = 1;
 	struct leader_session s = { 0 };
+	int i, err, stale[2] = { -1, -1 };
 	__u32 slot;
-	int i, err;
 
 	err = read_table(h, table);
 	if (err)
@@ -215,18 +267,15 @@ int leader_slot_claim(struct leader_handle *h, const struct leader_session_spec 
 	err = leader_sync_locked(h);
 	if (err)
 		goto out;
-	/* Sums first, then the filter, then the slot, then the loop bound: no half-made slot. */
-	err = zero_accum(h, slot);
-	if (err)
-		goto out;
-	delete_slot_filter(h, slot);
-	for (i = 0; i < spec->nr_ids; i++) {
-		struct leader_filter_key key = { .slot = slot, .id = spec->ids[i] };
-
-		if (bpf_map_update_elem(h->filter_fd, &key, &one, BPF_ANY)) {
-			err = -errno;
+	/*
+	 * Fresh sums and filter first (a thread slot's), then the slot, then the loop bound: no
+	 * half-made slot. Those of the slot's last session (left by a failure) go.
+	 */
+	take_slot_maps(h, slot, stale);
+	if (spec->filter == FILTER_TID) {
+		err = make_slot_maps(h, slot, spec);
+		if (err)
 			goto out;
-		}
 	}
 	s.state = SLOT_ACTIVE;
 	s.filter = spec->filter;
@@ -249,6 +298,7 @@ int leader_slot_claim(struct leader_handle *h, const struct leader_session_spec 
 out:
 	/* last: the slot, its filter and the loop bound are in place (or a failure undone) */
 	leader_gen_bump(h, LEADER_GEN_USER);
+	leader_inner_release(stale, 2);
 	free(table);
 	return err;
 }
@@ -260,17 +310,19 @@ bool leader_slot_release(struct leader_handle *h, __u32 slot)
 
 	if (!read_table(h, table)) {
 		__u64 mine[LEADER_MAX_SESSIONS / 64] = { 0 };
+		int taken[2];
 
 		table[slot].state = SLOT_FREE;
 		table[slot].enabled = 0;
 		bpf_map_update_elem(h->sessions_fd, &slot, &table[slot], BPF_ANY);
-		delete_slot_filter(h, slot);
+		take_slot_maps(h, slot, taken);
 		/* the cgroups the session did not put (it failed half way) */
 		mine[slot / 64] |= 1ull << (slot % 64);
 		leader_cg_reclaim(h, mine);
 		reclaim_dead(h, table);
 		publish_slots(h, table);
 		leader_gen_bump(h, LEADER_GEN_USER);
+		leader_inner_release(taken, 2);
 		last = highest_active(table) == 0;
 	}
 	free(table);
@@ -308,9 +360,15 @@ int leader_sync(const struct leader_handle *h)
 int leader_read(const struct leader_handle *h, __u32 slot, __u32 member,
 		struct bpf_perf_event_value *per_cpu)
 {
-	__u32 key = slot * LEADER_MAX_MEMBERS + member;
+	bool own = h->sums_fd >= 0 && h->sums_slot == slot;
+	int fd = own ? h->sums_fd : leader_inner_fd(h->accum_fd, slot), err;
 
-	return bpf_map_lookup_elem(h->accum_fd, &key, per_cpu) ? -errno : 0;
+	if (fd < 0)
+		return fd;
+	err = bpf_map_lookup_elem(fd, &member, per_cpu) ? -errno : 0;
+	if (!own)
+		close(fd);
+	return err;
 }
 
 int leader_read_raw(const struct leader_handle *h, __u32 member,

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The inner maps of a leader (leader_maps.h): their shapes, and putting them in and out. */
+#include <bpf/bpf.h>
+#include <errno.h>
+#include <linux/membarrier.h>
+#include <stdbool.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../../bpf/leader.h"
+#include "leader_maps.h"
+
+struct inner_shape {
+	enum bpf_map_type type;
+	__u32 key_size;
+	__u32 value_size;
+	__u32 max_entries;
+	__u32 flags;
+	const char *name;
+};
+
+/* As leader.bpf.c's definitions of the inner maps, sized for the leader's members. */
+static struct inner_shape inner_shape(enum leader_inner kind, __u32 nr_members)
+{
+	__u32 sums = sizeof(struct bpf_perf_event_value);
+
+	switch (kind) {
+	case INNER_ACCUM:
+		return (struct inner_shape){ BPF_MAP_TYPE_PERCPU_ARRAY, 4, sums, nr_members, 0,
+					     "accum_slot" };
+	case INNER_FILTER:
+		return (struct inner_shape){ BPF_MAP_TYPE_HASH, 4, 1, LEADER_FILTER_MIN,
+					     BPF_F_NO_PREALLOC, "filter_slot" };
+	case INNER_CG_INDEX:
+		return (struct inner_shape){ BPF_MAP_TYPE_HASH, 8, sizeof(struct leader_cg),
+					     LEADER_CG_INDEX_MIN, 0, "cg_index_hash" };
+	case INNER_CG_ACCUM:
+		return (struct inner_shape){ BPF_MAP_TYPE_PERCPU_ARRAY, 4, sums * nr_members,
+					     LEADER_CG_CHUNK, 0, "cg_accum_chunk" };
+	case INNER_CG_USERS:
+		return (struct inner_shape){ BPF_MAP_TYPE_ARRAY, 4, sizeof(struct leader_cg_users),
+					     LEADER_CG_CHUNK, 0, "cg_users_chunk" };
+	case INNER_TASK_SLOTS:
+		break;
+	}
+	return (struct inner_shape){ BPF_MAP_TYPE_PERCPU_ARRAY, 4, LEADER_TASK_SLOTS_VALUE,
+				     LEADER_TASK_SLOTS_ENTRIES, 0, "task_slots_cpu" };
+}
+
+int leader_inner_new(enum leader_inner kind, __u32 nr_members, __u32 max_entries)
+{
+	struct inner_shape s = inner_shape(kind, nr_members);
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = s.flags);
+	int fd;
+
+	fd = bpf_map_create(s.type, s.name, s.key_size, s.value_size,
+			    max_entries ? max_entries : s.max_entries, &opts);
+	return fd < 0 ? -errno : fd;
+}
+
+int leader_inner_create(int outer_fd, __u32 key, enum leader_inner kind, __u32 nr_members,
+			__u32 max_entries)
+{
+	int fd = leader_inner_new(kind, nr_members, max_entries), err;
+
+	if (fd < 0 || !bpf_map_update_elem(outer_fd, &key, &fd, BPF_ANY))
+		return fd;
+	err = -errno;
+	close(fd);
+	return err;
+}
+
+int leader_inner_fd(int outer_fd, __u32 key)
+{
+	__u32 id;
+	int fd;
+
+	/* a lookup in a map of maps from user space gives the inner map's id */
+	if (bpf_map_lookup_elem(outer_fd, &key, &id))
+		return -errno;
+	fd = bpf_map_get_fd_by_id(id);
+	return fd < 0 ? -errno : fd;
+}
+
+int leader_inner_take(int outer_fd, __u32 key)
+{
+	int fd = leader_inner_fd(outer_fd, key);
+
+	if (fd >= 0)
+		bpf_map_delete_elem(outer_fd, &key);
+	return fd;
+}
+
+void leader_inner_release(const int *fds, int nr)
+{
+	bool any = false;
+	int i;
+
+	for (i = 0; i < nr; i++)
+		any |= fds[i] >= 0;
+	if (!any)
+		return;
+	/*
+	 * A grace period: every leader run (non-sleepable, under RCU) that may have found one of
+	 * these maps has ended. Where membarrier refuses (nohz_full), a test run is no help either
+	 * (the exit and exec programs run with interrupts on): the maps go at once.
+	 */
+	syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
+	for (i = 0; i < nr; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The inner maps of a leader's maps in maps (bpf/leader.h): user space makes them as slots,
+ * threads and cgroups are registered, so that the leader's memory grows with those, and puts
+ * them in the outer maps, which hold them from then on (they outlive the process that made
+ * them). Callers hold the attr map lock, but for leader_inner_fd(), which readers call too.
+ */
+#ifndef BPERF_COUNTERS_LEADER_MAPS_H
+#define BPERF_COUNTERS_LEADER_MAPS_H
+
+#include <linux/types.h>
+
+enum leader_inner {
+	INNER_ACCUM,		/* a thread slot's sums: PERCPU_ARRAY[nr_members] */
+	INNER_FILTER,		/* a thread slot's tids: HASH, no preallocation */
+	INNER_CG_INDEX,		/* cgroup id -> index: HASH */
+	INNER_CG_ACCUM,		/* LEADER_CG_CHUNK cgroups' sums: PERCPU_ARRAY */
+	INNER_CG_USERS,		/* LEADER_CG_CHUNK cgroups' users: ARRAY */
+	INNER_TASK_SLOTS,	/* the per-CPU cache of thread slots: PERCPU_ARRAY */
+};
+
+/*
+ * A new map of that kind (max_entries 0: its usual size; what the outer map was made with, for
+ * the arrays), not in any outer map yet: an fd, or -errno. Also the template a leader's outer
+ * map is made with.
+ */
+int leader_inner_new(enum leader_inner kind, __u32 nr_members, __u32 max_entries);
+/* The same, put at key in outer_fd: its fd (the caller closes it), or -errno. */
+int leader_inner_create(int outer_fd, __u32 key, enum leader_inner kind, __u32 nr_members,
+			__u32 max_entries);
+/* An fd of the map at key in outer_fd, or -errno (-ENOENT: none there). */
+int leader_inner_fd(int outer_fd, __u32 key);
+/*
+ * Takes the map at key out of outer_fd: an fd that keeps it alive for leader_inner_release(),
+ * or -errno (-ENOENT: none there).
+ */
+int leader_inner_take(int outer_fd, __u32 key);
+/*
+ * Closes fds[0..nr) (maps taken out, or replaced in their outer map; negative ones skipped) once
+ * no leader program can still be using them: a leader run that found a map before it left its
+ * outer map may still write to it (kernels before 6.7 free an inner map without waiting).
+ */
+void leader_inner_release(const int *fds, int nr);
+
+#endif
