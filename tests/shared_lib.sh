@@ -263,3 +263,12 @@ control_ping() {
 daemon_addr() {
 	daemon_says "$1" "$2" 'listening on '
 }
+
+# inner_map MAP_ID KEY: the id of the map at KEY (a u32) in the map in map MAP_ID (a leader's
+# accum, filter, cg_index, cg_accum, cg_users, task_slots: bpf/leader.h), empty if none there.
+inner_map() {
+	bpftool -j map lookup id "$1" key $(($2 & 255)) $(($2 >> 8 & 255)) $(($2 >> 16 & 255)) \
+		$(($2 >> 24 & 255)) 2>/dev/null |
+		jq -r '.value // empty | reverse | map(ltrimstr("0x")) | join("")' |
+		while read -r hex; do echo $((16#$hex)); done
+}

@@ -115,7 +115,8 @@ cg_index_entries() {
 	[ -n "$prog" ] || fail "no live leader in $SHARED_MAP"
 	for map in $(bpftool -j prog show id "$prog" | jq -r '.map_ids[]'); do
 		if [ "$(bpftool -j map show id "$map" | jq -r .name)" = cg_index ]; then
-			bpftool -j map dump id "$map" | jq length
+			map=$(inner_map "$map" 0)
+			[ -n "$map" ] && bpftool -j map dump id "$map" | jq length || echo 0
 			return
 		fi
 	done
