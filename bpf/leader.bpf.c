@@ -585,6 +585,13 @@ static long collect_level(__u32 i, void *ctx)
 	users = chunk_elem(&cg_users, idx);
 	if (!users || users->id != id)
 		return 0;
+	/*
+	 * Checked again here, hidden from the compiler: 6.1's verifier loses the bound of the
+	 * first check once n is spilled across the lookups.
+	 */
+	barrier_var(n);
+	if (n >= LEADER_CG_MAX_LEVELS)
+		return 1;
 	path->idx[n] = idx;
 	path->nr = n + 1;
 	return 0;
