@@ -13,7 +13,9 @@
  * cg_accum has one element per index: every member's sums, struct bpf_perf_event_value each,
  * for each possible CPU in turn (cpu * nr_members + member). It and cg_users are maps of chunks
  * of LEADER_CG_CHUNK indices, made as the first index of a chunk is handed out; cg_index is a
- * map holding one hash, replaced by one twice its size (a copy) when it is full.
+ * map holding one hash, replaced by one twice its size (a copy) when it is full. Each change to
+ * a map of maps makes the kernel wait for an RCU grace period (leader_maps.c): the chunks are
+ * made in batches that double their number (10 changes for 1,000 cgroups, not 32).
  */
 #include <bpf/bpf.h>
 #include <errno.h>
@@ -175,15 +177,61 @@ static void free_index(const struct leader_handle *h, __u32 idx, __u64 id, struc
 		st->cg_cursor = idx;
 }
 
+/* Puts fds[0..n) at keys[0..n) in outer_fd: in one batch, one by one where it cannot. */
+static int put_chunks(int outer_fd, __u32 *keys, int *fds, __u32 n)
+{
+	__u32 done = n, i;
+
+	if (bpf_map_update_batch(outer_fd, keys, fds, &done, NULL) || done > n)
+		done = 0;
+	for (i = done; i < n; i++)
+		if (bpf_map_update_elem(outer_fd, &keys[i], &fds[i], BPF_ANY))
+			return -errno;
+	return 0;
+}
+
+/*
+ * Makes the missing chunks from chunk on, as many as there are before it (one at least), with
+ * one change to outer_fd: a leader of C chunks made them in log2 C changes, and they hold at most
+ * twice the indices in use (and 64).
+ */
+static int make_chunks(const struct leader_handle *h, int outer_fd, enum leader_inner kind,
+		       __u32 chunk)
+{
+	__u32 want = chunk ? chunk : 1, keys[LEADER_CG_CHUNKS], n = 0, c;
+	int fds[LEADER_CG_CHUNKS], fd, err = 0;
+
+	for (c = chunk; c < chunk + want && c < LEADER_CG_CHUNKS && !err; c++) {
+		fd = leader_inner_fd(outer_fd, c);
+		if (fd >= 0) {
+			close(fd);
+			continue;
+		}
+		fd = leader_inner_new(kind, h->nr_members, 0);
+		if (fd < 0) {
+			err = fd;
+			break;
+		}
+		keys[n] = c;
+		fds[n++] = fd;
+	}
+	if (!err && n)
+		err = put_chunks(outer_fd, keys, fds, n);
+	while (n)
+		close(fds[--n]);
+	return err;
+}
+
 /* An fd of the chunk of idx in outer_fd (cg_accum or cg_users), made if there is none yet. */
 static int chunk_fd(const struct leader_handle *h, int outer_fd, enum leader_inner kind,
 		    __u32 idx)
 {
-	int fd = leader_inner_fd(outer_fd, CHUNK_OF(idx));
+	int fd = leader_inner_fd(outer_fd, CHUNK_OF(idx)), err;
 
-	if (fd == -ENOENT)
-		fd = leader_inner_create(outer_fd, CHUNK_OF(idx), kind, h->nr_members, 0);
-	return fd;
+	if (fd != -ENOENT)
+		return fd;
+	err = make_chunks(h, outer_fd, kind, CHUNK_OF(idx));
+	return err ? err : leader_inner_fd(outer_fd, CHUNK_OF(idx));
 }
 
 /* idx's chunks made, and its sums zero on every CPU (a freed index keeps its last ones). */

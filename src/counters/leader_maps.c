@@ -2,9 +2,6 @@
 /* The inner maps of a leader (leader_maps.h): their shapes, and putting them in and out. */
 #include <bpf/bpf.h>
 #include <errno.h>
-#include <linux/membarrier.h>
-#include <stdbool.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../../bpf/leader.h"
@@ -82,30 +79,16 @@ int leader_inner_fd(int outer_fd, __u32 key)
 	return fd < 0 ? -errno : fd;
 }
 
-int leader_inner_take(int outer_fd, __u32 key)
-{
-	int fd = leader_inner_fd(outer_fd, key);
-
-	if (fd >= 0)
-		bpf_map_delete_elem(outer_fd, &key);
-	return fd;
-}
-
 void leader_inner_release(const int *fds, int nr)
 {
-	bool any = false;
 	int i;
 
-	for (i = 0; i < nr; i++)
-		any |= fds[i] >= 0;
-	if (!any)
-		return;
 	/*
-	 * A grace period: every leader run (non-sleepable, under RCU) that may have found one of
-	 * these maps has ended. Where membarrier refuses (nohz_full), a test run is no help either
-	 * (the exit and exec programs run with interrupts on): the maps go at once.
+	 * The kernel waited for an RCU grace period in the update or delete that took them out of
+	 * their outer map (maybe_wait_bpf_programs(), since Linux 4.20): every leader run that
+	 * found one of them before has ended. That wait (10 ms or more) is what each change to an
+	 * outer map costs, so the leader's inner maps are made rarely and kept.
 	 */
-	syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
 	for (i = 0; i < nr; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);

@@ -31,14 +31,8 @@ int leader_inner_create(int outer_fd, __u32 key, enum leader_inner kind, __u32 n
 /* An fd of the map at key in outer_fd, or -errno (-ENOENT: none there). */
 int leader_inner_fd(int outer_fd, __u32 key);
 /*
- * Takes the map at key out of outer_fd: an fd that keeps it alive for leader_inner_release(),
- * or -errno (-ENOENT: none there).
- */
-int leader_inner_take(int outer_fd, __u32 key);
-/*
- * Closes fds[0..nr) (maps taken out, or replaced in their outer map; negative ones skipped) once
- * no leader program can still be using them: a leader run that found a map before it left its
- * outer map may still write to it (kernels before 6.7 free an inner map without waiting).
+ * Closes fds[0..nr) (maps replaced in their outer map; negative ones skipped): no leader
+ * program can still be using them (leader_maps.c).
  */
 void leader_inner_release(const int *fds, int nr);
 

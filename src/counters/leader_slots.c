@@ -61,16 +61,36 @@ static bool owner_alive(const struct leader_session *s)
 }
 
 /*
- * Takes a slot's sums and filter out of the leader (a thread slot's, or a dead session's left
- * over): into taken[0..2), for leader_inner_release() once the slot is published.
+ * A thread slot's inner maps (its sums in accum, its threads in filter) are made the first time
+ * the slot counts threads and kept for its next sessions: each change to a map of maps makes the
+ * kernel wait for an RCU grace period (leader_maps.c).
  */
-static void take_slot_maps(struct leader_handle *h, __u32 slot, int taken[2])
+
+/* Deletes every thread of a slot's filter (a session's end, or its slot's next claim). */
+static void clear_filter(int fd)
 {
-	taken[0] = leader_inner_take(h->accum_fd, slot);
-	taken[1] = leader_inner_take(h->filter_fd, slot);
-	if (h->sums_fd >= 0 && h->sums_slot == slot) {
-		close(h->sums_fd);
-		h->sums_fd = -1;
+	__u32 *keys = NULL, key, n = 0, room = 0, i;
+	void *prev = NULL;
+
+	for (; !bpf_map_get_next_key(fd, prev, &key); prev = &keys[n++]) {
+		if (n == room) {
+			room = room ? 2 * room : 256;
+			keys = xrealloc(keys, room * sizeof(*keys));
+		}
+		keys[n] = key;
+	}
+	for (i = 0; i < n; i++)
+		bpf_map_delete_elem(fd, &keys[i]);
+	free(keys);
+}
+
+static void forget_threads(struct leader_handle *h, __u32 slot)
+{
+	int fd = leader_inner_fd(h->filter_fd, slot);
+
+	if (fd >= 0) {
+		clear_filter(fd);
+		close(fd);
 	}
 }
 
@@ -84,9 +104,44 @@ static __u32 filter_entries(int nr_ids)
 	return n;
 }
 
+/* The slot's filter, emptied, or a new one where it is missing or too small: an fd or -errno. */
+static int slot_filter(struct leader_handle *h, __u32 slot, __u32 entries)
+{
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof(info);
+	int fd = leader_inner_fd(h->filter_fd, slot);
+
+	if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len) && info.max_entries >= entries) {
+		clear_filter(fd);
+		return fd;
+	}
+	if (fd >= 0)
+		close(fd);
+	return leader_inner_create(h->filter_fd, slot, INNER_FILTER, 0, entries);
+}
+
+/* The slot's sums, zero on every CPU: an fd or -errno. */
+static int slot_sums(struct leader_handle *h, __u32 slot)
+{
+	struct bpf_perf_event_value *zeros = xzalloc(h->nr_cpus * sizeof(*zeros));
+	int fd = leader_inner_fd(h->accum_fd, slot);
+	__u32 m;
+
+	if (fd == -ENOENT)
+		fd = leader_inner_create(h->accum_fd, slot, INNER_ACCUM, h->nr_members, 0);
+	for (m = 0; m < h->nr_members && fd >= 0; m++) {
+		if (bpf_map_update_elem(fd, &m, zeros, BPF_ANY)) {
+			close(fd);
+			fd = -errno;
+		}
+	}
+	free(zeros);
+	return fd;
+}
+
 /*
- * A thread slot's fresh sums (zero) and filter, the spec's threads in it; the sums' fd stays in
- * h for leader_read().
+ * A thread slot's sums (zero) and filter (the spec's threads); the sums' fd stays in h for
+ * leader_read().
  */
 static int make_slot_maps(struct leader_handle *h, __u32 slot,
 			  const struct leader_session_spec *spec)
@@ -94,7 +149,7 @@ static int make_slot_maps(struct leader_handle *h, __u32 slot,
 	int fd, i, err = 0;
 	__u8 one = 1;
 
-	fd = leader_inner_new(INNER_FILTER, h->nr_members, filter_entries(spec->nr_ids));
+	fd = slot_filter(h, slot, filter_entries(spec->nr_ids));
 	if (fd < 0)
 		return fd;
 	for (i = 0; i < spec->nr_ids && !err; i++) {
@@ -103,32 +158,26 @@ static int make_slot_maps(struct leader_handle *h, __u32 slot,
 		if (bpf_map_update_elem(fd, &tid, &one, BPF_ANY))
 			err = -errno;
 	}
-	if (!err && bpf_map_update_elem(h->filter_fd, &slot, &fd, BPF_ANY))
-		err = -errno;
 	close(fd);
 	if (err)
 		return err;
-	fd = leader_inner_create(h->accum_fd, slot, INNER_ACCUM, h->nr_members, 0);
+	fd = slot_sums(h, slot);
 	if (fd < 0)
 		return fd;
+	if (h->sums_fd >= 0)
+		close(h->sums_fd);
 	h->sums_fd = fd;
 	h->sums_slot = slot;
 	return 0;
 }
 
-/* The per-CPU cache of thread slots exists while two or more are active (on_switch). */
-static void size_task_slots(struct leader_handle *h, __u32 nr_switch_slots)
+/* The per-CPU cache of thread slots, made when two are first active (on_switch), then kept. */
+static void make_task_slots(struct leader_handle *h)
 {
 	int fd = leader_inner_fd(h->task_slots_fd, 0);
 
-	if (nr_switch_slots >= 2 && fd == -ENOENT)
+	if (fd == -ENOENT)
 		fd = leader_inner_create(h->task_slots_fd, 0, INNER_TASK_SLOTS, 0, 0);
-	else if (nr_switch_slots < 2 && fd >= 0) {
-		close(fd);
-		fd = leader_inner_take(h->task_slots_fd, 0);
-		leader_inner_release(&fd, 1);
-		return;
-	}
 	if (fd >= 0)
 		close(fd);
 }
@@ -149,7 +198,7 @@ void leader_gen_bump(const struct leader_handle *h, __u32 gen)
 static void reclaim_dead(struct leader_handle *h, struct leader_session *table)
 {
 	__u64 dead[LEADER_MAX_SESSIONS / 64] = { 0 };
-	int taken[2 * LEADER_MAX_SESSIONS], nr_taken = 0;
+	bool any = false;
 	__u32 i;
 
 	for (i = 0; i < LEADER_MAX_SESSIONS; i++) {
@@ -157,14 +206,13 @@ static void reclaim_dead(struct leader_handle *h, struct leader_session *table)
 			continue;
 		table[i].state = SLOT_FREE;
 		bpf_map_update_elem(h->sessions_fd, &i, &table[i], BPF_ANY);
-		take_slot_maps(h, i, &taken[nr_taken]);
-		nr_taken += 2;
+		if (table[i].filter == FILTER_TID)
+			forget_threads(h, i);
 		dead[i / 64] |= 1ull << (i % 64);
+		any = true;
 	}
-	if (!nr_taken)
-		return;
-	leader_cg_reclaim(h, dead);
-	leader_inner_release(taken, nr_taken);
+	if (any)
+		leader_cg_reclaim(h, dead);
 }
 
 static int read_table(struct leader_handle *h, struct leader_session *table)
@@ -199,14 +247,10 @@ static int publish_slots(struct leader_handle *h, const struct leader_session *t
 	for (i = 0; i < st.nr_slots; i++)
 		if (table[i].state == SLOT_ACTIVE && table[i].filter == FILTER_TID)
 			st.nr_switch_slots++;
-	/* made before the count that uses it is out, taken out after */
+	/* made before the count that uses it is out */
 	if (st.nr_switch_slots >= 2)
-		size_task_slots(h, st.nr_switch_slots);
-	if (bpf_map_update_elem(h->state_fd, &zero, &st, BPF_ANY))
-		return -errno;
-	if (st.nr_switch_slots < 2)
-		size_task_slots(h, st.nr_switch_slots);
-	return 0;
+		make_task_slots(h);
+	return bpf_map_update_elem(h->state_fd, &zero, &st, BPF_ANY) ? -errno : 0;
 }
 
 /* Runs the leader on one CPU, again while it finds an on_exec flush there in progress. */
@@ -244,8 +288,8 @@ int leader_slot_claim(struct leader_handle *h, const struct leader_session_spec 
 {
 	struct leader_session *table = xzalloc(LEADER_MAX_SESSIONS * sizeof(*table));
 	struct leader_session s = { 0 };
-	int i, err, stale[2] = { -1, -1 };
 	__u32 slot;
+	int i, err;
 
 	err = read_table(h, table);
 	if (err)
@@ -267,11 +311,7 @@ int leader_slot_claim(struct leader_handle *h, const struct leader_session_spec 
 	err = leader_sync_locked(h);
 	if (err)
 		goto out;
-	/*
-	 * Fresh sums and filter first (a thread slot's), then the slot, then the loop bound: no
-	 * half-made slot. Those of the slot's last session (left by a failure) go.
-	 */
-	take_slot_maps(h, slot, stale);
+	/* Sums and filter first (a thread slot's), then the slot, then the loop bound. */
 	if (spec->filter == FILTER_TID) {
 		err = make_slot_maps(h, slot, spec);
 		if (err)
@@ -298,7 +338,6 @@ int leader_slot_claim(struct leader_handle *h, const struct leader_session_spec 
 out:
 	/* last: the slot, its filter and the loop bound are in place (or a failure undone) */
 	leader_gen_bump(h, LEADER_GEN_USER);
-	leader_inner_release(stale, 2);
 	free(table);
 	return err;
 }
@@ -310,19 +349,19 @@ bool leader_slot_release(struct leader_handle *h, __u32 slot)
 
 	if (!read_table(h, table)) {
 		__u64 mine[LEADER_MAX_SESSIONS / 64] = { 0 };
-		int taken[2];
+		bool threads = table[slot].filter == FILTER_TID;
 
 		table[slot].state = SLOT_FREE;
 		table[slot].enabled = 0;
 		bpf_map_update_elem(h->sessions_fd, &slot, &table[slot], BPF_ANY);
-		take_slot_maps(h, slot, taken);
+		if (threads)
+			forget_threads(h, slot);
 		/* the cgroups the session did not put (it failed half way) */
 		mine[slot / 64] |= 1ull << (slot % 64);
 		leader_cg_reclaim(h, mine);
 		reclaim_dead(h, table);
 		publish_slots(h, table);
 		leader_gen_bump(h, LEADER_GEN_USER);
-		leader_inner_release(taken, 2);
 		last = highest_active(table) == 0;
 	}
 	free(table);

@@ -5,10 +5,11 @@
  * slot, then 10, 1,000 and 5,000 cgroups registered (more than the old cap of 4,096), then two
  * thread slots. Each time the sum of bytes_memlock (/proc/self/fdinfo) of the leader's maps and
  * of every inner map in its maps in maps is checked against the layout's formula, in terms of
- * possible CPUs P, members N and chunks of 64 cgroups C: at least the per-CPU sums that must be
- * there (64 x 24 N bytes x P per chunk: what the kernel allocates for a per-CPU array), at most
- * those plus each map's bookkeeping, and back to the start once everything is released. Prints
- * the figures. Needs root and bpffs (exit 77 = skipped otherwise).
+ * possible CPUs P, members N and the indices its chunks of 64 hold (64, 128, 256, ...: the
+ * power of 2 from 64 up that holds the cgroups): at least the per-CPU sums that must be there (24 N bytes
+ * x P per index: what the kernel allocates for a per-CPU array), at most those plus each map's
+ * bookkeeping; released thread slots keep their maps for the next sessions, which add nothing.
+ * Prints the figures. Needs root and bpffs (exit 77 = skipped otherwise).
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -109,18 +110,31 @@ static __u64 base_max(__u64 cpus)
 	return cpus * (1600 + 32 * NR_MEMBERS) + 256 * 1024;
 }
 
-/* a chunk of 64 cgroups: their sums (cg_accum) and users (cg_users) */
-static __u64 chunk_min(__u64 cpus)
+/*
+ * The indices the chunks hold with n cgroups: the power of 2 from 64 up that holds them (the
+ * chunks of 64 are made in batches that double their number)
+ */
+static __u64 held(__u64 n)
 {
-	return percpu(LEADER_CG_CHUNK, 24 * NR_MEMBERS, cpus);
+	__u64 size = LEADER_CG_CHUNK;
+
+	while (size < n)
+		size *= 2;
+	return size;
 }
 
-static __u64 chunk_max(__u64 cpus)
+/* their sums (cg_accum) and users (cg_users) */
+static __u64 chunks_min(__u64 n, __u64 cpus)
 {
-	return chunk_min(cpus) + LEADER_CG_CHUNK * (8 * cpus + 64) + 4 * PAGE;
+	return percpu(held(n), 24 * NR_MEMBERS, cpus);
 }
 
-/* cg_index's hash of n cgroups: the power of 2 from 64 up that holds them, 112 bytes each */
+static __u64 chunks_max(__u64 n, __u64 cpus)
+{
+	return chunks_min(n, cpus) + held(n) * (8 * cpus + 64) + held(n) / LEADER_CG_CHUNK * 4 * PAGE;
+}
+
+/* cg_index's hash of n cgroups: the power of 2 from 1024 up that holds them, 112 bytes each */
 static __u64 index_max(__u64 n, __u64 cpus)
 {
 	__u64 size = LEADER_CG_INDEX_MIN;
@@ -128,11 +142,6 @@ static __u64 index_max(__u64 n, __u64 cpus)
 	while (size < n)
 		size *= 2;
 	return size * 112 + cpus * 128 + 2 * PAGE;
-}
-
-static __u64 chunks(__u64 n)
-{
-	return (n + LEADER_CG_CHUNK - 1) / LEADER_CG_CHUNK;
 }
 
 /* Registers cgroups up to n in all; checks the leader's bytes against the formula. */
@@ -146,10 +155,10 @@ static bool grow_to(struct leader_handle *h, __u32 slot, __u32 *have, __u32 n, _
 		if (!CHECK_OK("leader_cg_get", leader_cg_get(h, slot, FAKE_ID + *have, &idx)))
 			return false;
 	bytes = leader_bytes(h);
-	lo = base + chunks(n) * chunk_min(cpus);
-	hi = base + chunks(n) * chunk_max(cpus) + index_max(n, cpus);
-	printf("%5u cgroups: %10llu bytes (%llu chunks, formula %llu to %llu)\n", n,
-	       (unsigned long long)bytes, (unsigned long long)chunks(n), (unsigned long long)lo,
+	lo = base + chunks_min(n, cpus);
+	hi = base + chunks_max(n, cpus) + index_max(n, cpus);
+	printf("%5u cgroups: %10llu bytes (%llu indices held, formula %llu to %llu)\n", n,
+	       (unsigned long long)bytes, (unsigned long long)held(n), (unsigned long long)lo,
 	       (unsigned long long)hi);
 	snprintf(name, sizeof(name), "bytes with %u cgroups", n);
 	return CHECK_MSG(name, bytes >= lo && bytes <= hi, "expected %llu to %llu, got %llu",
@@ -187,7 +196,13 @@ static void thread_slots(struct leader_handle *h, __u64 base)
 		  (unsigned long long)bytes[1]);
 	for (i = 0; i < 2; i++)
 		leader_slot_release(h, slots[i]);
-	CHECK_EQ("bytes after the thread slots are released", base, leader_bytes(h));
+	/* kept for the next: two sessions again cost nothing more */
+	for (i = 0; i < 2; i++)
+		if (!CHECK_OK("thread slot again", leader_slot_claim(h, &spec, &slots[i])))
+			return;
+	CHECK_EQ("bytes of two thread slots again", base + bytes[1], leader_bytes(h));
+	for (i = 0; i < 2; i++)
+		leader_slot_release(h, slots[i]);
 }
 
 static void measure(struct leader_handle *h, __u32 slot)
@@ -201,6 +216,7 @@ static void measure(struct leader_handle *h, __u32 slot)
 	CHECK_MSG("bytes with no cgroup", base <= max, "expected at most %llu, got %llu",
 		  (unsigned long long)max, (unsigned long long)base);
 	thread_slots(h, base);
+	base = leader_bytes(h);
 	for (i = 0; i < ARRAY_SIZE(steps); i++)
 		if (!grow_to(h, slot, &have, steps[i], base))
 			break;
