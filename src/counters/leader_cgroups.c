@@ -13,9 +13,9 @@
  * cg_accum has one element per index: every member's sums, struct bpf_perf_event_value each,
  * for each possible CPU in turn (cpu * nr_members + member). It and cg_users are maps of chunks
  * of LEADER_CG_CHUNK indices, made as the first index of a chunk is handed out; cg_index is a
- * map holding one hash, replaced by one twice its size (a copy) when it is full. Each change to
- * a map of maps makes the kernel wait for an RCU grace period (leader_maps.c): the chunks are
- * made in batches that double their number (10 changes for 1,000 cgroups, not 32).
+ * map holding one hash, replaced by one twice its size (a copy) when it is full. A change to a
+ * map of maps may make the kernel wait for an RCU grace period (leader_maps.c): the chunks are
+ * made in batches that double their number (10 batches for 1,000 cgroups, not 32 changes).
  */
 #include <bpf/bpf.h>
 #include <errno.h>
@@ -177,19 +177,6 @@ static void free_index(const struct leader_handle *h, __u32 idx, __u64 id, struc
 		st->cg_cursor = idx;
 }
 
-/* Puts fds[0..n) at keys[0..n) in outer_fd: in one batch, one by one where it cannot. */
-static int put_chunks(int outer_fd, __u32 *keys, int *fds, __u32 n)
-{
-	__u32 done = n, i;
-
-	if (bpf_map_update_batch(outer_fd, keys, fds, &done, NULL) || done > n)
-		done = 0;
-	for (i = done; i < n; i++)
-		if (bpf_map_update_elem(outer_fd, &keys[i], &fds[i], BPF_ANY))
-			return -errno;
-	return 0;
-}
-
 /*
  * Makes the missing chunks from chunk on, as many as there are before it (one at least), with
  * one change to outer_fd: a leader of C chunks made them in log2 C changes, and they hold at most
@@ -216,7 +203,7 @@ static int make_chunks(const struct leader_handle *h, int outer_fd, enum leader_
 		fds[n++] = fd;
 	}
 	if (!err && n)
-		err = put_chunks(outer_fd, keys, fds, n);
+		err = leader_inner_put(outer_fd, keys, fds, n);
 	while (n)
 		close(fds[--n]);
 	return err;

@@ -55,14 +55,33 @@ int leader_inner_new(enum leader_inner kind, __u32 nr_members, __u32 max_entries
 	return fd < 0 ? -errno : fd;
 }
 
+/*
+ * A batch: where a single update of a map of maps waits for a grace period (10 ms or more, and
+ * seconds in an emulated guest), a batch waits once (Linux 6.8 on) or not at all (before). The
+ * keys are empty: nothing a program may be using is replaced.
+ */
+int leader_inner_put(int outer_fd, __u32 *keys, int *fds, __u32 n)
+{
+	__u32 done = n, i;
+
+	if (bpf_map_update_batch(outer_fd, keys, fds, &done, NULL) || done > n)
+		done = 0;
+	for (i = done; i < n; i++)
+		if (bpf_map_update_elem(outer_fd, &keys[i], &fds[i], BPF_ANY))
+			return -errno;
+	return 0;
+}
+
 int leader_inner_create(int outer_fd, __u32 key, enum leader_inner kind, __u32 nr_members,
 			__u32 max_entries)
 {
 	int fd = leader_inner_new(kind, nr_members, max_entries), err;
 
-	if (fd < 0 || !bpf_map_update_elem(outer_fd, &key, &fd, BPF_ANY))
+	if (fd < 0)
 		return fd;
-	err = -errno;
+	err = leader_inner_put(outer_fd, &key, &fd, 1);
+	if (!err)
+		return fd;
 	close(fd);
 	return err;
 }
@@ -84,10 +103,10 @@ void leader_inner_release(const int *fds, int nr)
 	int i;
 
 	/*
-	 * The kernel waited for an RCU grace period in the update or delete that took them out of
-	 * their outer map (maybe_wait_bpf_programs(), since Linux 4.20): every leader run that
-	 * found one of them before has ended. That wait (10 ms or more) is what each change to an
-	 * outer map costs, so the leader's inner maps are made rarely and kept.
+	 * The kernel waited for an RCU grace period in the single update that replaced them
+	 * (maybe_wait_bpf_programs(), since Linux 4.20): every leader run that found one of them
+	 * before has ended. That wait is why the leader's inner maps are made in batches, rarely,
+	 * and kept.
 	 */
 	for (i = 0; i < nr; i++)
 		if (fds[i] >= 0)

@@ -25,9 +25,11 @@ enum leader_inner {
  * map is made with.
  */
 int leader_inner_new(enum leader_inner kind, __u32 nr_members, __u32 max_entries);
-/* The same, put at key in outer_fd: its fd (the caller closes it), or -errno. */
+/* The same, put at key (empty) in outer_fd: its fd (the caller closes it), or -errno. */
 int leader_inner_create(int outer_fd, __u32 key, enum leader_inner kind, __u32 nr_members,
 			__u32 max_entries);
+/* Puts fds[0..n) at keys[0..n) (empty) in outer_fd, in one batch where it can: 0 or -errno. */
+int leader_inner_put(int outer_fd, __u32 *keys, int *fds, __u32 n);
 /* An fd of the map at key in outer_fd, or -errno (-ENOENT: none there). */
 int leader_inner_fd(int outer_fd, __u32 key);
 /*

@@ -109,15 +109,25 @@ static int slot_filter(struct leader_handle *h, __u32 slot, __u32 entries)
 {
 	struct bpf_map_info info = { 0 };
 	__u32 len = sizeof(info);
-	int fd = leader_inner_fd(h->filter_fd, slot);
+	int fd = leader_inner_fd(h->filter_fd, slot), bigger, err;
 
-	if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len) && info.max_entries >= entries) {
+	if (fd == -ENOENT)
+		return leader_inner_create(h->filter_fd, slot, INNER_FILTER, 0, entries);
+	if (fd < 0)
+		return fd;
+	if (!bpf_obj_get_info_by_fd(fd, &info, &len) && info.max_entries >= entries) {
 		clear_filter(fd);
 		return fd;
 	}
-	if (fd >= 0)
-		close(fd);
-	return leader_inner_create(h->filter_fd, slot, INNER_FILTER, 0, entries);
+	/* a replacement: the single update waits until no leader run uses the old one */
+	bigger = leader_inner_new(INNER_FILTER, 0, entries);
+	if (bigger >= 0 && bpf_map_update_elem(h->filter_fd, &slot, &bigger, BPF_ANY)) {
+		err = -errno;
+		close(bigger);
+		bigger = err;
+	}
+	leader_inner_release(&fd, 1);
+	return bigger;
 }
 
 /* The slot's sums, zero on every CPU: an fd or -errno. */
