@@ -168,6 +168,14 @@ struct {
 	__array(values, struct cg_users_chunk);
 } cg_users SEC(".maps");
 
+/* user space's: the ids of the inner maps (leader.h) */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, __u32);
+	__uint(max_entries, LEADER_NR_INNER_IDS);
+} inner_ids SEC(".maps");
+
 /* Element idx of a chunked map (cg_accum, cg_users): chunk idx / LEADER_CG_CHUNK. */
 static __always_inline void *chunk_elem(void *outer, __u32 idx)
 {
@@ -797,8 +805,11 @@ int on_switch(struct bpf_raw_tracepoint_args *ctx)
 		foreign_syncs = 1;
 		return account(task->pid, false, false, 0);
 	}
-	if (args[0] == LEADER_SYNC_MAGIC)
+	if (args[0] == LEADER_SYNC_MAGIC) {
+		/* a lookup that keeps inner_ids among this program's maps, where user space finds it */
+		bpf_map_lookup_elem(&inner_ids, &zero);
 		return account(task->pid, false, false, 0);
+	}
 	st = bpf_map_lookup_elem(&leader_state, &zero);
 	if (!st || (!foreign_syncs && !st->nr_switch_slots && !st->nr_cgroups))
 		return 0;

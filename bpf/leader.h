@@ -73,6 +73,11 @@
  *                  values they were found at (stale once either moved)
  *   cg_paths       PERCPU_ARRAY[1] of struct cg_paths: per CPU, the registered cgroups on
  *                  the paths of the last LEADER_CG_PATHS cgroups slices ran in (1.1 KiB P)
+ *   inner_ids      ARRAY[LEADER_NR_INNER_IDS] of __u32: the id of each inner map above, at
+ *                  LEADER_IDS_<map> + key (0: none), which user space finds them by: before
+ *                  Linux 6.8 a lookup in a map of maps from user space waits for an RCU grace
+ *                  period. User space's alone (on_switch names it, so that it is among the
+ *                  program's maps). 9 KiB
  *   leader_b.rodata  the constants set before load: nr_members, nr_cpus, prev_owner_members,
  *                  attr_key, which a session compares with its own key before adopting a leader,
  *                  and member_attrs, each member's attr (for sessions that find the leader
@@ -120,6 +125,14 @@
 #define LEADER_CG_CHUNK (1u << LEADER_CG_CHUNK_SHIFT)
 #define LEADER_CG_CHUNKS (LEADER_MAX_CGROUPS / LEADER_CG_CHUNK)
 #define LEADER_CG_INDEX_MIN 1024
+/* inner_ids: where each map in map's keys start */
+#define LEADER_IDS_ACCUM 0
+#define LEADER_IDS_FILTER (LEADER_IDS_ACCUM + LEADER_MAX_SESSIONS)
+#define LEADER_IDS_CG_INDEX (LEADER_IDS_FILTER + LEADER_MAX_SESSIONS)
+#define LEADER_IDS_CG_ACCUM (LEADER_IDS_CG_INDEX + 1)
+#define LEADER_IDS_CG_USERS (LEADER_IDS_CG_ACCUM + LEADER_CG_CHUNKS)
+#define LEADER_IDS_TASK_SLOTS (LEADER_IDS_CG_USERS + LEADER_CG_CHUNKS)
+#define LEADER_NR_INNER_IDS (LEADER_IDS_TASK_SLOTS + 1)
 #define LEADER_CG_MAX_LEVELS 64
 /* cgroups whose paths each CPU keeps (cg_paths): a switch back and forth needs 2 */
 #define LEADER_CG_PATHS 4
@@ -146,6 +159,7 @@
 #define LEADER_CG_ACCUM_MAP "cg_accum"
 #define LEADER_CG_USERS_MAP "cg_users"
 #define LEADER_TASK_SLOTS_MAP "task_slots"
+#define LEADER_INNER_IDS_MAP "inner_ids"
 
 /*
  * Bumped whenever the maps' layout or a slot's meaning changes: a leader of another version is

@@ -29,7 +29,7 @@ static void handle_init(struct leader_handle *h)
 		h->link_fds[i] = -1;
 	h->prog_fd = h->sessions_fd = h->accum_fd = h->filter_fd = h->state_fd = h->prev_fd = -1;
 	h->gen_fd = h->cg_index_fd = h->cg_accum_fd = h->cg_users_fd = h->task_slots_fd = -1;
-	h->sums_fd = -1;
+	h->sums_fd = h->inner_ids_fd = -1;
 }
 
 static void close_fd(int *fd)
@@ -57,6 +57,7 @@ void leader_put(struct leader_handle *h)
 	close_fd(&h->cg_users_fd);
 	close_fd(&h->task_slots_fd);
 	close_fd(&h->sums_fd);
+	close_fd(&h->inner_ids_fd);
 }
 
 int leader_read_state(const struct leader_handle *h, struct leader_state *st)
@@ -136,6 +137,8 @@ static bool take_leader_map(int fd, const struct bpf_map_info *info, void *ctx)
 		slot = &h->cg_users_fd;
 	else if (!strcmp(info->name, LEADER_TASK_SLOTS_MAP))
 		slot = &h->task_slots_fd;
+	else if (!strcmp(info->name, LEADER_INNER_IDS_MAP))
+		slot = &h->inner_ids_fd;
 
 	if (!slot || *slot >= 0)
 		return false;
@@ -155,7 +158,7 @@ static int adopt_maps(struct leader_handle *h, int prog_fd)
 		return -ENOENT;
 	if (h->sessions_fd < 0 || h->accum_fd < 0 || h->filter_fd < 0 || h->state_fd < 0 ||
 	    h->prev_fd < 0 || h->gen_fd < 0 || h->cg_index_fd < 0 || h->cg_accum_fd < 0 ||
-	    h->cg_users_fd < 0 || h->task_slots_fd < 0)
+	    h->cg_users_fd < 0 || h->task_slots_fd < 0 || h->inner_ids_fd < 0)
 		return -ENOENT;
 	return 0;
 }
@@ -659,6 +662,7 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	err = dup_fd(bpf_map__fd(skel->maps.cg_accum), &h->cg_accum_fd, err);
 	err = dup_fd(bpf_map__fd(skel->maps.cg_users), &h->cg_users_fd, err);
 	err = dup_fd(bpf_map__fd(skel->maps.task_slots), &h->task_slots_fd, err);
+	err = dup_fd(bpf_map__fd(skel->maps.inner_ids), &h->inner_ids_fd, err);
 	err = dup_fd(bpf_program__fd(skel->progs.on_switch), &h->prog_fd, err);
 	for (i = 0; i < LEADER_EXIT_LINK; i++)
 		err = dup_fd(bpf_link__fd(links[i]), &h->link_fds[i], err);

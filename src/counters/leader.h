@@ -32,7 +32,8 @@ struct leader_handle {
 	int cg_index_fd;		/* the per-cgroup sums (leader_cgroups.c) */
 	int cg_accum_fd;
 	int cg_users_fd;
-	int task_slots_fd;		/* the per-CPU cache of thread slots, while 2 or more */
+	int task_slots_fd;		/* the per-CPU cache of thread slots, from 2 on */
+	int inner_ids_fd;		/* the inner maps' ids (leader_maps.c) */
 	int sums_fd;			/* accum's inner map of sums_slot, the slot claimed here */
 	__u32 sums_slot;
 	__u32 link_id;			/* on_switch's link: the attr map entry names it */

@@ -54,7 +54,7 @@ static bool slots_empty(const struct leader_cg_users *u)
 static int users_io(const struct leader_handle *h, __u32 idx, struct leader_cg_users *u,
 		    bool write)
 {
-	int fd = leader_inner_fd(h->cg_users_fd, CHUNK_OF(idx)), err;
+	int fd = leader_inner_fd(h, INNER_CG_USERS, CHUNK_OF(idx)), err;
 	__u32 key = IN_CHUNK(idx);
 
 	if (fd < 0)
@@ -68,10 +68,10 @@ static int users_io(const struct leader_handle *h, __u32 idx, struct leader_cg_u
 /* cg_index's hash (made if create and there is none yet): an fd, or -errno */
 static int index_fd(const struct leader_handle *h, bool create)
 {
-	int fd = leader_inner_fd(h->cg_index_fd, 0);
+	int fd = leader_inner_fd(h, INNER_CG_INDEX, 0);
 
 	if (fd == -ENOENT && create)
-		fd = leader_inner_create(h->cg_index_fd, 0, INNER_CG_INDEX, 0, 0);
+		fd = leader_inner_create(h, INNER_CG_INDEX, 0, 0);
 	return fd;
 }
 
@@ -111,7 +111,7 @@ static void index_delete(const struct leader_handle *h, __u64 id)
 static int grow_index(const struct leader_handle *h, int *fd)
 {
 	struct bpf_map_info info = { 0 };
-	__u32 len = sizeof(info), zero = 0;
+	__u32 len = sizeof(info);
 	__u64 key, next, *prev = NULL;
 	struct leader_cg cg;
 	int bigger, err = 0;
@@ -129,8 +129,8 @@ static int grow_index(const struct leader_handle *h, int *fd)
 		    bpf_map_update_elem(bigger, &key, &cg, BPF_NOEXIST))
 			err = -errno;
 	}
-	if (!err && bpf_map_update_elem(h->cg_index_fd, &zero, &bigger, BPF_ANY))
-		err = -errno;
+	if (!err)
+		err = leader_inner_replace(h, INNER_CG_INDEX, 0, bigger);
 	if (err) {
 		close(bigger);
 		return err;
@@ -179,17 +179,17 @@ static void free_index(const struct leader_handle *h, __u32 idx, __u64 id, struc
 
 /*
  * Makes the missing chunks from chunk on, as many as there are before it (one at least), with
- * one change to outer_fd: a leader of C chunks made them in log2 C changes, and they hold at most
+ * one change to its outer map: a leader of C chunks made them in log2 C changes, and they hold at most
  * twice the indices in use (and 64).
  */
-static int make_chunks(const struct leader_handle *h, int outer_fd, enum leader_inner kind,
+static int make_chunks(const struct leader_handle *h, enum leader_inner kind,
 		       __u32 chunk)
 {
 	__u32 want = chunk ? chunk : 1, keys[LEADER_CG_CHUNKS], n = 0, c;
 	int fds[LEADER_CG_CHUNKS], fd, err = 0;
 
 	for (c = chunk; c < chunk + want && c < LEADER_CG_CHUNKS && !err; c++) {
-		fd = leader_inner_fd(outer_fd, c);
+		fd = leader_inner_fd(h, kind, c);
 		if (fd >= 0) {
 			close(fd);
 			continue;
@@ -203,36 +203,35 @@ static int make_chunks(const struct leader_handle *h, int outer_fd, enum leader_
 		fds[n++] = fd;
 	}
 	if (!err && n)
-		err = leader_inner_put(outer_fd, keys, fds, n);
+		err = leader_inner_put(h, kind, keys, fds, n);
 	while (n)
 		close(fds[--n]);
 	return err;
 }
 
-/* An fd of the chunk of idx in outer_fd (cg_accum or cg_users), made if there is none yet. */
-static int chunk_fd(const struct leader_handle *h, int outer_fd, enum leader_inner kind,
-		    __u32 idx)
+/* An fd of the chunk of idx (of cg_accum or cg_users), made if there is none yet. */
+static int chunk_fd(const struct leader_handle *h, enum leader_inner kind, __u32 idx)
 {
-	int fd = leader_inner_fd(outer_fd, CHUNK_OF(idx)), err;
+	int fd = leader_inner_fd(h, kind, CHUNK_OF(idx)), err;
 
 	if (fd != -ENOENT)
 		return fd;
-	err = make_chunks(h, outer_fd, kind, CHUNK_OF(idx));
-	return err ? err : leader_inner_fd(outer_fd, CHUNK_OF(idx));
+	err = make_chunks(h, kind, CHUNK_OF(idx));
+	return err ? err : leader_inner_fd(h, kind, CHUNK_OF(idx));
 }
 
 /* idx's chunks made, and its sums zero on every CPU (a freed index keeps its last ones). */
 static int zero_sums(const struct leader_handle *h, __u32 idx)
 {
 	size_t size = (size_t)h->nr_cpus * h->nr_members * sizeof(struct bpf_perf_event_value);
-	int fd = chunk_fd(h, h->cg_users_fd, INNER_CG_USERS, idx), err;
+	int fd = chunk_fd(h, INNER_CG_USERS, idx), err;
 	__u32 key = IN_CHUNK(idx);
 	void *zeros;
 
 	if (fd < 0)
 		return fd;
 	close(fd);
-	fd = chunk_fd(h, h->cg_accum_fd, INNER_CG_ACCUM, idx);
+	fd = chunk_fd(h, INNER_CG_ACCUM, idx);
 	if (fd < 0)
 		return fd;
 	zeros = xzalloc(size);
@@ -245,7 +244,7 @@ static int zero_sums(const struct leader_handle *h, __u32 idx)
 /* The first free index in the chunk of i from i on (LEADER_MAX_CGROUPS if none); -errno. */
 static int free_in_chunk(const struct leader_handle *h, __u32 i, __u32 *idx)
 {
-	int fd = leader_inner_fd(h->cg_users_fd, CHUNK_OF(i));
+	int fd = leader_inner_fd(h, INNER_CG_USERS, CHUNK_OF(i));
 	struct leader_cg_users u;
 	__u32 key;
 
@@ -362,7 +361,7 @@ void leader_cg_put(struct leader_handle *h, __u32 slot, __u64 cgroup_id)
 static __u32 read_users(const struct leader_handle *h, __u32 first, struct leader_cg_users *users)
 {
 	__u32 keys[LEADER_CG_CHUNK], out, count = LEADER_CG_CHUNK, i;
-	int fd = leader_inner_fd(h->cg_users_fd, CHUNK_OF(first));
+	int fd = leader_inner_fd(h, INNER_CG_USERS, CHUNK_OF(first));
 
 	if (fd < 0)
 		return 0;
@@ -454,7 +453,7 @@ int leader_cg_read(const struct leader_handle *h, __u32 idx, __u32 member,
 
 	if (idx >= LEADER_MAX_CGROUPS || member >= h->nr_members)
 		return -EINVAL;
-	fd = leader_inner_fd(h->cg_accum_fd, CHUNK_OF(idx));
+	fd = leader_inner_fd(h, INNER_CG_ACCUM, CHUNK_OF(idx));
 	if (fd < 0)
 		return fd;
 	raw = xzalloc((size_t)h->nr_cpus * h->nr_members * sizeof(*raw));
@@ -471,7 +470,7 @@ static int read_chunk_run(const struct leader_handle *h, __u32 first, __u32 nr,
 			  struct bpf_perf_event_value *raw)
 {
 	size_t per_cg = (size_t)h->nr_cpus * h->nr_members;
-	int fd = leader_inner_fd(h->cg_accum_fd, CHUNK_OF(first)), err = 0;
+	int fd = leader_inner_fd(h, INNER_CG_ACCUM, CHUNK_OF(first)), err = 0;
 	__u32 done = 0, keys[LEADER_CG_CHUNK];
 
 	if (fd < 0)

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "../../bpf/leader.h"
+#include "leader.h"
 #include "leader_maps.h"
 
 struct inner_shape {
@@ -55,45 +56,105 @@ int leader_inner_new(enum leader_inner kind, __u32 nr_members, __u32 max_entries
 	return fd < 0 ? -errno : fd;
 }
 
+/* The kind's outer map, and where its keys start in inner_ids. */
+static int outer_of(const struct leader_handle *h, enum leader_inner kind, __u32 *base)
+{
+	switch (kind) {
+	case INNER_ACCUM:
+		*base = LEADER_IDS_ACCUM;
+		return h->accum_fd;
+	case INNER_FILTER:
+		*base = LEADER_IDS_FILTER;
+		return h->filter_fd;
+	case INNER_CG_INDEX:
+		*base = LEADER_IDS_CG_INDEX;
+		return h->cg_index_fd;
+	case INNER_CG_ACCUM:
+		*base = LEADER_IDS_CG_ACCUM;
+		return h->cg_accum_fd;
+	case INNER_CG_USERS:
+		*base = LEADER_IDS_CG_USERS;
+		return h->cg_users_fd;
+	case INNER_TASK_SLOTS:
+		break;
+	}
+	*base = LEADER_IDS_TASK_SLOTS;
+	return h->task_slots_fd;
+}
+
+/* Files the id of the map fd under key in inner_ids (after it went in its outer map). */
+static int file_id(const struct leader_handle *h, __u32 base, __u32 key, int fd)
+{
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof(info), at = base + key;
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) ||
+	    bpf_map_update_elem(h->inner_ids_fd, &at, &info.id, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
 /*
  * A batch: where a single update of a map of maps waits for a grace period (10 ms or more, and
  * seconds in an emulated guest), a batch waits once (Linux 6.8 on) or not at all (before). The
  * keys are empty: nothing a program may be using is replaced.
  */
-int leader_inner_put(int outer_fd, __u32 *keys, int *fds, __u32 n)
+int leader_inner_put(const struct leader_handle *h, enum leader_inner kind, __u32 *keys,
+		     int *fds, __u32 n)
 {
-	__u32 done = n, i;
+	__u32 base, done = n, i;
+	int outer_fd = outer_of(h, kind, &base), err = 0;
 
 	if (bpf_map_update_batch(outer_fd, keys, fds, &done, NULL) || done > n)
 		done = 0;
 	for (i = done; i < n; i++)
 		if (bpf_map_update_elem(outer_fd, &keys[i], &fds[i], BPF_ANY))
 			return -errno;
-	return 0;
+	for (i = 0; i < n && !err; i++)
+		err = file_id(h, base, keys[i], fds[i]);
+	return err;
 }
 
-int leader_inner_create(int outer_fd, __u32 key, enum leader_inner kind, __u32 nr_members,
+int leader_inner_create(const struct leader_handle *h, enum leader_inner kind, __u32 key,
 			__u32 max_entries)
 {
-	int fd = leader_inner_new(kind, nr_members, max_entries), err;
+	int fd = leader_inner_new(kind, h->nr_members, max_entries), err;
 
 	if (fd < 0)
 		return fd;
-	err = leader_inner_put(outer_fd, &key, &fd, 1);
+	err = leader_inner_put(h, kind, &key, &fd, 1);
 	if (!err)
 		return fd;
 	close(fd);
 	return err;
 }
 
-int leader_inner_fd(int outer_fd, __u32 key)
+int leader_inner_replace(const struct leader_handle *h, enum leader_inner kind, __u32 key, int fd)
 {
-	__u32 id;
+	__u32 base;
+	int outer_fd = outer_of(h, kind, &base);
+
+	/* a single update: it waits for a grace period (maybe_wait_bpf_programs()) */
+	if (bpf_map_update_elem(outer_fd, &key, &fd, BPF_ANY))
+		return -errno;
+	return file_id(h, base, key, fd);
+}
+
+/*
+ * By the id filed in inner_ids, not by a lookup in the outer map: before Linux 6.8 a lookup in
+ * a map of maps from user space waits for a grace period too (15 ms each in the x86 guest).
+ */
+int leader_inner_fd(const struct leader_handle *h, enum leader_inner kind, __u32 key)
+{
+	__u32 base, at, id = 0;
 	int fd;
 
-	/* a lookup in a map of maps from user space gives the inner map's id */
-	if (bpf_map_lookup_elem(outer_fd, &key, &id))
+	outer_of(h, kind, &base);
+	at = base + key;
+	if (bpf_map_lookup_elem(h->inner_ids_fd, &at, &id))
 		return -errno;
+	if (!id)
+		return -ENOENT;
 	fd = bpf_map_get_fd_by_id(id);
 	return fd < 0 ? -errno : fd;
 }
@@ -105,8 +166,7 @@ void leader_inner_release(const int *fds, int nr)
 	/*
 	 * The kernel waited for an RCU grace period in the single update that replaced them
 	 * (maybe_wait_bpf_programs(), since Linux 4.20): every leader run that found one of them
-	 * before has ended. That wait is why the leader's inner maps are made in batches, rarely,
-	 * and kept.
+	 * before has ended.
 	 */
 	for (i = 0; i < nr; i++)
 		if (fds[i] >= 0)

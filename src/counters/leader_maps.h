@@ -19,23 +19,28 @@ enum leader_inner {
 	INNER_TASK_SLOTS,	/* the per-CPU cache of thread slots: PERCPU_ARRAY */
 };
 
+struct leader_handle;
+
 /*
  * A new map of that kind (max_entries 0: its usual size; what the outer map was made with, for
  * the arrays), not in any outer map yet: an fd, or -errno. Also the template a leader's outer
  * map is made with.
  */
 int leader_inner_new(enum leader_inner kind, __u32 nr_members, __u32 max_entries);
-/* The same, put at key (empty) in outer_fd: its fd (the caller closes it), or -errno. */
-int leader_inner_create(int outer_fd, __u32 key, enum leader_inner kind, __u32 nr_members,
+/* The same, put at key (empty) in the kind's outer map: its fd (the caller closes it), or -errno. */
+int leader_inner_create(const struct leader_handle *h, enum leader_inner kind, __u32 key,
 			__u32 max_entries);
-/* Puts fds[0..n) at keys[0..n) (empty) in outer_fd, in one batch where it can: 0 or -errno. */
-int leader_inner_put(int outer_fd, __u32 *keys, int *fds, __u32 n);
-/* An fd of the map at key in outer_fd, or -errno (-ENOENT: none there). */
-int leader_inner_fd(int outer_fd, __u32 key);
+/* Puts fds[0..n) at keys[0..n) (empty) in the kind's outer map: 0 or -errno. */
+int leader_inner_put(const struct leader_handle *h, enum leader_inner kind, __u32 *keys,
+		     int *fds, __u32 n);
 /*
- * Closes fds[0..nr) (maps replaced in their outer map; negative ones skipped): no leader
- * program can still be using them (leader_maps.c).
+ * Puts fd at key in place of the map there: returns once no leader run can be using the old
+ * one, which the caller then closes (leader_inner_release()). 0 or -errno.
  */
+int leader_inner_replace(const struct leader_handle *h, enum leader_inner kind, __u32 key, int fd);
+/* An fd of the kind's inner map at key, or -errno (-ENOENT: none there). Needs no lock. */
+int leader_inner_fd(const struct leader_handle *h, enum leader_inner kind, __u32 key);
+/* Closes fds[0..nr) (negative ones skipped): maps replaced, no program can be using them. */
 void leader_inner_release(const int *fds, int nr);
 
 #endif

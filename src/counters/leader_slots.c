@@ -86,7 +86,7 @@ static void clear_filter(int fd)
 
 static void forget_threads(struct leader_handle *h, __u32 slot)
 {
-	int fd = leader_inner_fd(h->filter_fd, slot);
+	int fd = leader_inner_fd(h, INNER_FILTER, slot);
 
 	if (fd >= 0) {
 		clear_filter(fd);
@@ -109,10 +109,10 @@ static int slot_filter(struct leader_handle *h, __u32 slot, __u32 entries)
 {
 	struct bpf_map_info info = { 0 };
 	__u32 len = sizeof(info);
-	int fd = leader_inner_fd(h->filter_fd, slot), bigger, err;
+	int fd = leader_inner_fd(h, INNER_FILTER, slot), bigger, err;
 
 	if (fd == -ENOENT)
-		return leader_inner_create(h->filter_fd, slot, INNER_FILTER, 0, entries);
+		return leader_inner_create(h, INNER_FILTER, slot, entries);
 	if (fd < 0)
 		return fd;
 	if (!bpf_obj_get_info_by_fd(fd, &info, &len) && info.max_entries >= entries) {
@@ -121,10 +121,12 @@ static int slot_filter(struct leader_handle *h, __u32 slot, __u32 entries)
 	}
 	/* a replacement: the single update waits until no leader run uses the old one */
 	bigger = leader_inner_new(INNER_FILTER, 0, entries);
-	if (bigger >= 0 && bpf_map_update_elem(h->filter_fd, &slot, &bigger, BPF_ANY)) {
-		err = -errno;
-		close(bigger);
-		bigger = err;
+	if (bigger >= 0) {
+		err = leader_inner_replace(h, INNER_FILTER, slot, bigger);
+		if (err) {
+			close(bigger);
+			bigger = err;
+		}
 	}
 	leader_inner_release(&fd, 1);
 	return bigger;
@@ -134,11 +136,11 @@ static int slot_filter(struct leader_handle *h, __u32 slot, __u32 entries)
 static int slot_sums(struct leader_handle *h, __u32 slot)
 {
 	struct bpf_perf_event_value *zeros = xzalloc(h->nr_cpus * sizeof(*zeros));
-	int fd = leader_inner_fd(h->accum_fd, slot);
+	int fd = leader_inner_fd(h, INNER_ACCUM, slot);
 	__u32 m;
 
 	if (fd == -ENOENT)
-		fd = leader_inner_create(h->accum_fd, slot, INNER_ACCUM, h->nr_members, 0);
+		fd = leader_inner_create(h, INNER_ACCUM, slot, 0);
 	for (m = 0; m < h->nr_members && fd >= 0; m++) {
 		if (bpf_map_update_elem(fd, &m, zeros, BPF_ANY)) {
 			close(fd);
@@ -184,10 +186,10 @@ static int make_slot_maps(struct leader_handle *h, __u32 slot,
 /* The per-CPU cache of thread slots, made when two are first active (on_switch), then kept. */
 static void make_task_slots(struct leader_handle *h)
 {
-	int fd = leader_inner_fd(h->task_slots_fd, 0);
+	int fd = leader_inner_fd(h, INNER_TASK_SLOTS, 0);
 
 	if (fd == -ENOENT)
-		fd = leader_inner_create(h->task_slots_fd, 0, INNER_TASK_SLOTS, 0, 0);
+		fd = leader_inner_create(h, INNER_TASK_SLOTS, 0, 0);
 	if (fd >= 0)
 		close(fd);
 }
@@ -410,7 +412,7 @@ int leader_read(const struct leader_handle *h, __u32 slot, __u32 member,
 		struct bpf_perf_event_value *per_cpu)
 {
 	bool own = h->sums_fd >= 0 && h->sums_slot == slot;
-	int fd = own ? h->sums_fd : leader_inner_fd(h->accum_fd, slot), err;
+	int fd = own ? h->sums_fd : leader_inner_fd(h, INNER_ACCUM, slot), err;
 
 	if (fd < 0)
 		return fd;

@@ -2,9 +2,9 @@
 /*
  * A leader's kernel memory grows with what is registered, not with its maxima (bpf/leader.h):
  * the daemon's leader (cpu-clock, context-switches, page-faults: one group of 3) with one -a
- * slot, then 10, 1,000 and 5,000 cgroups registered (more than the old cap of 4,096), then two
- * thread slots. Each time the sum of bytes_memlock (/proc/self/fdinfo) of the leader's maps and
- * of every inner map in its maps in maps is checked against the layout's formula, in terms of
+ * slot, then two thread slots, then 10, 1,000 and 5,000 cgroups registered (more than the old
+ * cap of 4,096). Each time the sum of bytes_memlock (/proc/self/fdinfo) of the leader's maps and
+ * of every inner map its inner_ids names is checked against the layout's formula, in terms of
  * possible CPUs P, members N and the indices its chunks of 64 hold (64, 128, 256, ...: the
  * power of 2 from 64 up that holds the cgroups): at least the per-CPU sums that must be there (24 N bytes
  * x P per index: what the kernel allocates for a per-CPU array), at most those plus each map's
@@ -51,38 +51,23 @@ static __u64 memlock(int fd)
 	return bytes;
 }
 
-/* The map's own bytes, and its inner maps' if it is a map in map. */
 static __u64 map_bytes(__u32 id)
 {
-	struct bpf_map_info info = { 0 };
-	__u32 len = sizeof(info), key, inner;
-	int fd = bpf_map_get_fd_by_id(id), ifd;
-	__u64 sum;
+	int fd = bpf_map_get_fd_by_id(id);
+	__u64 bytes;
 
 	if (fd < 0)
 		return 0;
-	sum = memlock(fd);
-	if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
-	    info.type == BPF_MAP_TYPE_ARRAY_OF_MAPS) {
-		for (key = 0; key < info.max_entries; key++) {
-			if (bpf_map_lookup_elem(fd, &key, &inner))
-				continue;
-			ifd = bpf_map_get_fd_by_id(inner);
-			if (ifd >= 0) {
-				sum += memlock(ifd);
-				close(ifd);
-			}
-		}
-	}
+	bytes = memlock(fd);
 	close(fd);
-	return sum;
+	return bytes;
 }
 
-/* Every map of the leader, inner maps included. */
+/* Every map of the leader, and every inner map its inner_ids names. */
 static __u64 leader_bytes(const struct leader_handle *h)
 {
 	struct bpf_prog_info info = { 0 };
-	__u32 len = sizeof(info), ids[32], i;
+	__u32 len = sizeof(info), ids[32], i, id;
 	__u64 sum = 0;
 
 	info.nr_map_ids = 32;
@@ -91,6 +76,9 @@ static __u64 leader_bytes(const struct leader_handle *h)
 		return 0;
 	for (i = 0; i < info.nr_map_ids && i < 32; i++)
 		sum += map_bytes(ids[i]);
+	for (i = 0; i < LEADER_NR_INNER_IDS; i++)
+		if (!bpf_map_lookup_elem(h->inner_ids_fd, &i, &id) && id)
+			sum += map_bytes(id);
 	return sum;
 }
 
