@@ -62,19 +62,41 @@ struct {
 	__uint(max_entries, LEADER_MAX_SESSIONS);
 } sessions SEC(".maps");
 
-struct {
+/*
+ * The maps in maps below: user space makes their inner maps as they are needed (leader_maps.c,
+ * whose templates replace these definitions before load; these are what a leader of one member
+ * gets without them, as test_leader_load loads it). Sizes, not __type: user space makes the
+ * inner maps without BTF, and clang would leave the types out.
+ */
+struct accum_sums {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct bpf_perf_event_value));
+	__uint(max_entries, 1);	/* nr_members */
+};
+
+/* one inner map per thread slot: its sums, key member */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
 	__type(key, __u32);
-	__type(value, struct bpf_perf_event_value);
-	__uint(max_entries, LEADER_MAX_SESSIONS * LEADER_MAX_MEMBERS);
+	__uint(max_entries, LEADER_MAX_SESSIONS);
+	__array(values, struct accum_sums);
 } accum SEC(".maps");
 
-struct {
+struct filter_set {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__type(key, struct leader_filter_key);
-	__type(value, __u8);
-	__uint(max_entries, LEADER_FILTER_ENTRIES);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u8));
+	__uint(max_entries, LEADER_FILTER_MIN);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
+};
+
+/* one inner map per thread slot: the tids it counts */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__type(key, __u32);
+	__uint(max_entries, LEADER_MAX_SESSIONS);
+	__array(values, struct filter_set);
 } filter SEC(".maps");
 
 struct {
@@ -98,31 +120,70 @@ struct {
 	__uint(max_entries, LEADER_NR_GENS);
 } filter_gen SEC(".maps");
 
-/* The registered cgroups: kernfs id -> index in cg_accum. */
-struct {
+/* The registered cgroups: kernfs id -> index in cg_accum, in the one inner map at key 0. */
+struct cg_index_hash {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__type(key, __u64);
-	__type(value, struct leader_cg);
-	__uint(max_entries, LEADER_MAX_CGROUPS);
+	__uint(key_size, sizeof(__u64));
+	__uint(value_size, sizeof(struct leader_cg));
+	__uint(max_entries, LEADER_CG_INDEX_MIN);
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__type(key, __u32);
+	__uint(max_entries, 1);
+	__array(values, struct cg_index_hash);
 } cg_index SEC(".maps");
 
 /*
- * value_size set by user space before load: nr_members struct bpf_perf_event_value, so that a
- * slice takes one lookup per cgroup. Sizes, not __type: the BTF type would not match.
+ * A chunk of LEADER_CG_CHUNK cgroups' sums. value_size set by user space: nr_members struct
+ * bpf_perf_event_value, so that a slice takes one lookup per cgroup. Sizes, not __type: the BTF
+ * type would not match.
  */
-struct {
+struct cg_accum_chunk {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, sizeof(struct bpf_perf_event_value));
-	__uint(max_entries, LEADER_MAX_CGROUPS);
+	__uint(max_entries, LEADER_CG_CHUNK);
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__type(key, __u32);
+	__uint(max_entries, LEADER_CG_CHUNKS);
+	__array(values, struct cg_accum_chunk);
 } cg_accum SEC(".maps");
 
+struct cg_users_chunk {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct leader_cg_users));
+	__uint(max_entries, LEADER_CG_CHUNK);
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__type(key, __u32);
+	__uint(max_entries, LEADER_CG_CHUNKS);
+	__array(values, struct cg_users_chunk);
+} cg_users SEC(".maps");
+
+/* user space's: the ids of the inner maps (leader.h) */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__type(key, __u32);
-	__type(value, struct leader_cg_users);
-	__uint(max_entries, LEADER_MAX_CGROUPS);
-} cg_users SEC(".maps");
+	__type(value, __u32);
+	__uint(max_entries, LEADER_NR_INNER_IDS);
+} inner_ids SEC(".maps");
+
+/* Element idx of a chunked map (cg_accum, cg_users): chunk idx / LEADER_CG_CHUNK. */
+static __always_inline void *chunk_elem(void *outer, __u32 idx)
+{
+	__u32 chunk = idx >> LEADER_CG_CHUNK_SHIFT, off = idx & (LEADER_CG_CHUNK - 1);
+	void *inner = bpf_map_lookup_elem(outer, &chunk);
+
+	return inner ? bpf_map_lookup_elem(inner, &off) : NULL;
+}
 
 /*
  * The sessions the pending context-switch increment on each CPU belongs to (prev_owner_members):
@@ -156,11 +217,21 @@ struct task_slots {
 	struct pending slots;
 };
 
-struct {
+_Static_assert(sizeof(struct task_slots) == LEADER_TASK_SLOTS_VALUE, "task_slots' value size");
+
+struct task_slots_cache {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__type(key, __u32);
-	__type(value, struct task_slots);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct task_slots));
 	__uint(max_entries, LEADER_TASK_SLOTS_ENTRIES);
+};
+
+/* the cache, at key 0 while two thread slots or more are active (publish_slots()) */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__type(key, __u32);
+	__uint(max_entries, 1);
+	__array(values, struct task_slots_cache);
 } task_slots SEC(".maps");
 
 /*
@@ -249,9 +320,9 @@ static bool task_is_gone(struct task_struct *task)
 
 static bool in_filter(__u32 slot, __u32 tid)
 {
-	struct leader_filter_key key = { .slot = slot, .id = tid };
+	void *set = bpf_map_lookup_elem(&filter, &slot);
 
-	return tid && bpf_map_lookup_elem(&filter, &key);
+	return tid && set && bpf_map_lookup_elem(set, &tid);
 }
 
 /*
@@ -349,11 +420,12 @@ static long collect_slot(__u32 slot, void *ctx)
  */
 static void find_tid_slots(struct slice *sl, const struct leader_state *st)
 {
-	__u32 key_bpf = LEADER_GEN_BPF, key_user = LEADER_GEN_USER, tid = sl->tid;
+	__u32 key_bpf = LEADER_GEN_BPF, key_user = LEADER_GEN_USER, tid = sl->tid, zero = 0;
 	struct collect_ctx cc = { .set = &sl->tid_slots, .tid = tid, .nr_slots = sl->nr_slots };
 	__u32 idx = tid & (LEADER_TASK_SLOTS_ENTRIES - 1);
 	struct task_slots *cached;
 	__u64 *gen_bpf, *gen_user;
+	void *cache;
 
 	__builtin_memset(&sl->tid_slots, 0, sizeof(sl->tid_slots));
 	sl->use_set = 0;
@@ -363,7 +435,10 @@ static void find_tid_slots(struct slice *sl, const struct leader_state *st)
 	gen_user = bpf_map_lookup_elem(&filter_gen, &key_user);
 	if (!gen_bpf || !gen_user)
 		return;
-	cached = bpf_map_lookup_elem(&task_slots, &idx);
+	cache = bpf_map_lookup_elem(&task_slots, &zero);
+	if (!cache)
+		return;
+	cached = bpf_map_lookup_elem(cache, &idx);
 	if (!cached)
 		return;
 	sl->use_set = 1;
@@ -414,6 +489,7 @@ static long credit_session(__u32 slot, void *ctx)
 	struct slice *sl = ((struct credit_ctx *)ctx)->sl;
 	struct leader_session *s;
 	bool time_ok, count_ok;
+	void *sums;
 	__u32 m;
 
 	if (slot >= sl->nr_slots || slot >= LEADER_MAX_SESSIONS)
@@ -428,9 +504,12 @@ static long credit_session(__u32 slot, void *ctx)
 		slot_add(&sl->next_slots, slot);
 	if (!time_ok && !count_ok)
 		return 0;
+	sums = bpf_map_lookup_elem(&accum, &slot);
+	if (!sums)
+		return 0;
 	for (m = 0; m < LEADER_MAX_MEMBERS && m < nr_members; m++) {
-		__u32 key = slot * LEADER_MAX_MEMBERS + m;
-		struct bpf_perf_event_value *acc = bpf_map_lookup_elem(&accum, &key);
+		__u32 key = m;
+		struct bpf_perf_event_value *acc = bpf_map_lookup_elem(sums, &key);
 
 		if (acc)
 			add_slice(acc, sl, m, session_count(sl, m, time_ok, count_ok), time_ok);
@@ -450,11 +529,13 @@ struct forget_ctx {
 static long forget_task(__u32 slot, void *ctx)
 {
 	struct forget_ctx *fc = ctx;
-	struct leader_filter_key key = { .slot = slot, .id = fc->tid };
+	__u32 tid = fc->tid;
+	void *set;
 
 	if (slot >= fc->nr_slots)
 		return 1;
-	if (!bpf_map_delete_elem(&filter, &key))
+	set = bpf_map_lookup_elem(&filter, &slot);
+	if (set && !bpf_map_delete_elem(set, &tid))
 		filter_changed();
 	return 0;
 }
@@ -493,21 +574,32 @@ static long collect_level(__u32 i, void *ctx)
 	struct cg_path_ctx *wc = ctx;
 	struct cg_path *path = wc->path;
 	struct leader_cg_users *users;
+	__u32 idx, n = path->nr, zero = 0;
 	struct leader_cg *cg;
-	__u32 idx, n = path->nr;
+	void *index;
 	__u64 id;
 
 	if (i > wc->level || n >= LEADER_CG_MAX_LEVELS)
 		return 1;
+	index = bpf_map_lookup_elem(&cg_index, &zero);
+	if (!index)
+		return 1;
 	id = ancestor_id(wc->cgrp, wc->level - i);
-	cg = bpf_map_lookup_elem(&cg_index, &id);
+	cg = bpf_map_lookup_elem(index, &id);
 	if (!cg)
 		return 0;
 	idx = cg->idx;
 	/* an index being freed or reused meanwhile is not this cgroup's any more */
-	users = bpf_map_lookup_elem(&cg_users, &idx);
+	users = chunk_elem(&cg_users, idx);
 	if (!users || users->id != id)
 		return 0;
+	/*
+	 * Checked again here, hidden from the compiler: 6.1's verifier loses the bound of the
+	 * first check once n is spilled across the lookups.
+	 */
+	barrier_var(n);
+	if (n >= LEADER_CG_MAX_LEVELS)
+		return 1;
 	path->idx[n] = idx;
 	path->nr = n + 1;
 	return 0;
@@ -556,7 +648,7 @@ static long credit_index(__u32 i, void *ctx)
 	if (i >= LEADER_CG_MAX_LEVELS)
 		return 1;
 	idx = cc->path->idx[i];
-	acc = bpf_map_lookup_elem(&cg_accum, &idx);
+	acc = chunk_elem(&cg_accum, idx);
 	if (!acc)
 		return 0;
 	for (m = 0; m < LEADER_MAX_MEMBERS && m < nr_members; m++)
@@ -713,8 +805,11 @@ int on_switch(struct bpf_raw_tracepoint_args *ctx)
 		foreign_syncs = 1;
 		return account(task->pid, false, false, 0);
 	}
-	if (args[0] == LEADER_SYNC_MAGIC)
+	if (args[0] == LEADER_SYNC_MAGIC) {
+		/* a lookup that keeps inner_ids among this program's maps, where user space finds it */
+		bpf_map_lookup_elem(&inner_ids, &zero);
 		return account(task->pid, false, false, 0);
+	}
 	st = bpf_map_lookup_elem(&leader_state, &zero);
 	if (!st || (!foreign_syncs && !st->nr_switch_slots && !st->nr_cgroups))
 		return 0;
@@ -850,17 +945,21 @@ struct newtask_ctx {
 static long follow_task(__u32 slot, void *ctx)
 {
 	struct newtask_ctx *nc = ctx;
-	struct leader_filter_key key = { .slot = slot, .id = nc->tid };
+	__u32 parent = nc->parent_tid, tid = nc->tid;
 	struct leader_session *s;
 	__u8 one = 1;
+	void *set;
 
 	if (slot >= nc->nr_slots)
 		return 1;
 	s = bpf_map_lookup_elem(&sessions, &slot);
-	if (!s || s->state != SLOT_ACTIVE || s->filter != FILTER_TID || !s->inherit ||
-	    !in_filter(slot, nc->parent_tid))
+	if (!s || s->state != SLOT_ACTIVE || s->filter != FILTER_TID || !s->inherit)
 		return 0;
-	if (!bpf_map_update_elem(&filter, &key, &one, BPF_NOEXIST))
+	set = bpf_map_lookup_elem(&filter, &slot);
+	if (!set || !parent || !bpf_map_lookup_elem(set, &parent))
+		return 0;
+	/* a full set leaves the child out: the session's limit (man bperf) */
+	if (!bpf_map_update_elem(set, &tid, &one, BPF_NOEXIST))
 		filter_changed();
 	return 0;
 }

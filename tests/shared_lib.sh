@@ -84,7 +84,9 @@ cg_index_dump() {
 	[ -n "$prog" ] || fail "no live leader in $SHARED_MAP"
 	for map in $(bpftool -j prog show id "$prog" | jq -r '.map_ids[]'); do
 		if [ "$(bpftool -j map show id "$map" | jq -r .name)" = cg_index ]; then
-			bpftool -j map dump id "$map"
+			# the hash at key 0 of the map in map (none before the first cgroup)
+			map=$(inner_map "$map" 0)
+			if [ -n "$map" ]; then bpftool -j map dump id "$map"; else echo '[]'; fi
 			return
 		fi
 	done
@@ -287,4 +289,13 @@ control_ping() {
 # daemon_addr PID ERRFILE: the ADDR:PORT `bperf daemon` says it listens on (daemon_says).
 daemon_addr() {
 	daemon_says "$1" "$2" 'listening on '
+}
+
+# inner_map MAP_ID KEY: the id of the map at KEY (a u32) in the map in map MAP_ID (a leader's
+# accum, filter, cg_index, cg_accum, cg_users, task_slots: bpf/leader.h), empty if none there.
+inner_map() {
+	bpftool -j map lookup id "$1" key $(($2 & 255)) $(($2 >> 8 & 255)) $(($2 >> 16 & 255)) \
+		$(($2 >> 24 & 255)) 2>/dev/null |
+		jq -r '.value // empty | reverse | map(ltrimstr("0x")) | join("")' |
+		while read -r hex; do echo $((16#$hex)); done
 }

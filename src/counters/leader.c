@@ -18,6 +18,7 @@
 #include "../common.h"
 #include "../stat/target.h"
 #include "leader.skel.h"
+#include "leader_maps.h"
 
 static void handle_init(struct leader_handle *h)
 {
@@ -27,7 +28,8 @@ static void handle_init(struct leader_handle *h)
 	for (i = 0; i < LEADER_NR_LINKS; i++)
 		h->link_fds[i] = -1;
 	h->prog_fd = h->sessions_fd = h->accum_fd = h->filter_fd = h->state_fd = h->prev_fd = -1;
-	h->gen_fd = h->cg_index_fd = h->cg_accum_fd = h->cg_users_fd = -1;
+	h->gen_fd = h->cg_index_fd = h->cg_accum_fd = h->cg_users_fd = h->task_slots_fd = -1;
+	h->sums_fd = h->inner_ids_fd = -1;
 }
 
 static void close_fd(int *fd)
@@ -53,6 +55,9 @@ void leader_put(struct leader_handle *h)
 	close_fd(&h->cg_index_fd);
 	close_fd(&h->cg_accum_fd);
 	close_fd(&h->cg_users_fd);
+	close_fd(&h->task_slots_fd);
+	close_fd(&h->sums_fd);
+	close_fd(&h->inner_ids_fd);
 }
 
 int leader_read_state(const struct leader_handle *h, struct leader_state *st)
@@ -130,6 +135,10 @@ static bool take_leader_map(int fd, const struct bpf_map_info *info, void *ctx)
 		slot = &h->cg_accum_fd;
 	else if (!strcmp(info->name, LEADER_CG_USERS_MAP))
 		slot = &h->cg_users_fd;
+	else if (!strcmp(info->name, LEADER_TASK_SLOTS_MAP))
+		slot = &h->task_slots_fd;
+	else if (!strcmp(info->name, LEADER_INNER_IDS_MAP))
+		slot = &h->inner_ids_fd;
 
 	if (!slot || *slot >= 0)
 		return false;
@@ -149,7 +158,7 @@ static int adopt_maps(struct leader_handle *h, int prog_fd)
 		return -ENOENT;
 	if (h->sessions_fd < 0 || h->accum_fd < 0 || h->filter_fd < 0 || h->state_fd < 0 ||
 	    h->prev_fd < 0 || h->gen_fd < 0 || h->cg_index_fd < 0 || h->cg_accum_fd < 0 ||
-	    h->cg_users_fd < 0)
+	    h->cg_users_fd < 0 || h->task_slots_fd < 0 || h->inner_ids_fd < 0)
 		return -ENOENT;
 	return 0;
 }
@@ -556,6 +565,36 @@ static int dup_fd(int fd, int *out, int err)
 	return *out < 0 ? -errno : 0;
 }
 
+/*
+ * The leader's maps in maps are made with templates of their inner maps sized for its members
+ * (the arrays' inner maps must match them): fds[] to close after load. 0 or -errno.
+ */
+static int set_templates(struct leader_bpf *skel, __u32 nr, int fds[6])
+{
+	struct bpf_map *outer[6] = { skel->maps.accum, skel->maps.filter, skel->maps.cg_index,
+				     skel->maps.cg_accum, skel->maps.cg_users, skel->maps.task_slots };
+	const enum leader_inner kinds[6] = { INNER_ACCUM, INNER_FILTER, INNER_CG_INDEX,
+					     INNER_CG_ACCUM, INNER_CG_USERS, INNER_TASK_SLOTS };
+	int i, err = 0;
+
+	for (i = 0; i < 6; i++)
+		fds[i] = -1;
+	for (i = 0; i < 6 && !err; i++) {
+		fds[i] = leader_inner_new(kinds[i], nr, 0);
+		err = fds[i] < 0 ? fds[i] : bpf_map__set_inner_map_fd(outer[i], fds[i]);
+	}
+	return err;
+}
+
+static void close_templates(const int fds[6])
+{
+	int i;
+
+	for (i = 0; i < 6; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
 static int create_leader(struct leader_handle *h, const struct perf_event_attr *key,
 			 const struct perf_event_attr *attrs, int nr)
 {
@@ -564,14 +603,14 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	struct leader_state st = { .abi_version = LEADER_ABI_VERSION };
 	int nr_cpus = libbpf_num_possible_cpus();
 	struct leader_bpf *skel;
+	int i, err, templates[6];
 	bool exit_tp;
-	int i, err;
 
 	skel = leader_bpf__open();
 	if (!skel)
 		return -errno ? -errno : -ENOMEM;
 	bpf_map__set_max_entries(skel->maps.events, nr_cpus * nr);
-	bpf_map__set_value_size(skel->maps.cg_accum, nr * sizeof(struct bpf_perf_event_value));
+	bpf_map__set_max_entries(skel->maps.prev_readings, nr);
 	skel->rodata->nr_members = nr;
 	skel->rodata->nr_cpus = nr_cpus;
 	skel->rodata->prev_owner_members = context_switch_members(attrs, nr);
@@ -587,7 +626,10 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	bpf_program__set_autoload(skel->progs.on_process_exit, exit_tp);
 	bpf_program__set_autoload(skel->progs.on_exit_task,
 				  !exit_tp && access("/sys/bus/event_source/devices/kprobe", F_OK) == 0);
-	err = leader_bpf__load(skel);
+	err = set_templates(skel, nr, templates);
+	if (!err)
+		err = leader_bpf__load(skel);
+	close_templates(templates);
 	if (err)
 		goto out;
 	progs[0] = skel->progs.on_switch;
@@ -619,6 +661,8 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	err = dup_fd(bpf_map__fd(skel->maps.cg_index), &h->cg_index_fd, err);
 	err = dup_fd(bpf_map__fd(skel->maps.cg_accum), &h->cg_accum_fd, err);
 	err = dup_fd(bpf_map__fd(skel->maps.cg_users), &h->cg_users_fd, err);
+	err = dup_fd(bpf_map__fd(skel->maps.task_slots), &h->task_slots_fd, err);
+	err = dup_fd(bpf_map__fd(skel->maps.inner_ids), &h->inner_ids_fd, err);
 	err = dup_fd(bpf_program__fd(skel->progs.on_switch), &h->prog_fd, err);
 	for (i = 0; i < LEADER_EXIT_LINK; i++)
 		err = dup_fd(bpf_link__fd(links[i]), &h->link_fds[i], err);

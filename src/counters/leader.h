@@ -24,7 +24,7 @@ struct leader_handle {
 	int link_fds[LEADER_NR_LINKS];
 	int prog_fd;			/* on_switch, run on each CPU before a read */
 	int sessions_fd;
-	int accum_fd;
+	int accum_fd;			/* maps in maps: the slots' sums and filters */
 	int filter_fd;
 	int state_fd;
 	int prev_fd;			/* prev_readings: the raw per-CPU readings */
@@ -32,6 +32,10 @@ struct leader_handle {
 	int cg_index_fd;		/* the per-cgroup sums (leader_cgroups.c) */
 	int cg_accum_fd;
 	int cg_users_fd;
+	int task_slots_fd;		/* the per-CPU cache of thread slots, from 2 on */
+	int inner_ids_fd;		/* the inner maps' ids (leader_maps.c) */
+	int sums_fd;			/* accum's inner map of sums_slot, the slot claimed here */
+	__u32 sums_slot;
 	__u32 link_id;			/* on_switch's link: the attr map entry names it */
 	__u32 nr_members;
 	/*

@@ -14,6 +14,7 @@
 #include "../common.h"
 #include "leader.h"
 #include "leader_cgroups.h"
+#include "leader_maps.h"
 
 /*
  * Fields 3 (state), 9 (flags) and 22 (start time) of /proc/PID/stat; false if the process is
@@ -59,19 +60,138 @@ static bool owner_alive(const struct leader_session *s)
 	       !(flags & PROC_PF_EXITING);
 }
 
-static void delete_slot_filter(struct leader_handle *h, __u32 slot)
+/*
+ * A thread slot's inner maps (its sums in accum, its threads in filter) are made the first time
+ * the slot counts threads and kept for its next sessions: each change to a map of maps makes the
+ * kernel wait for an RCU grace period (leader_maps.c).
+ */
+
+/* Deletes every thread of a slot's filter (a session's end, or its slot's next claim). */
+static void clear_filter(int fd)
 {
-	struct leader_filter_key key, next;
+	__u32 *keys = NULL, key, n = 0, room = 0, i;
 	void *prev = NULL;
 
-	while (!bpf_map_get_next_key(h->filter_fd, prev, &next)) {
-		key = next;
-		if (key.slot == slot && !bpf_map_delete_elem(h->filter_fd, &key)) {
-			prev = NULL;
-			continue;
+	for (; !bpf_map_get_next_key(fd, prev, &key); prev = &keys[n++]) {
+		if (n == room) {
+			room = room ? 2 * room : 256;
+			keys = xrealloc(keys, room * sizeof(*keys));
 		}
-		prev = &key;
+		keys[n] = key;
 	}
+	for (i = 0; i < n; i++)
+		bpf_map_delete_elem(fd, &keys[i]);
+	free(keys);
+}
+
+static void forget_threads(struct leader_handle *h, __u32 slot)
+{
+	int fd = leader_inner_fd(h, INNER_FILTER, slot);
+
+	if (fd >= 0) {
+		clear_filter(fd);
+		close(fd);
+	}
+}
+
+/* The filter of a thread session of nr_ids threads: room for its children (leader.h) */
+static __u32 filter_entries(int nr_ids)
+{
+	__u32 n = LEADER_FILTER_MIN;
+
+	while (n < LEADER_FILTER_MAX && n < 2 * (__u32)nr_ids)
+		n *= 2;
+	return n;
+}
+
+/* The slot's filter, emptied, or a new one where it is missing or too small: an fd or -errno. */
+static int slot_filter(struct leader_handle *h, __u32 slot, __u32 entries)
+{
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof(info);
+	int fd = leader_inner_fd(h, INNER_FILTER, slot), bigger, err;
+
+	if (fd == -ENOENT)
+		return leader_inner_create(h, INNER_FILTER, slot, entries);
+	if (fd < 0)
+		return fd;
+	if (!bpf_obj_get_info_by_fd(fd, &info, &len) && info.max_entries >= entries) {
+		clear_filter(fd);
+		return fd;
+	}
+	/* a replacement: the single update waits until no leader run uses the old one */
+	bigger = leader_inner_new(INNER_FILTER, 0, entries);
+	if (bigger >= 0) {
+		err = leader_inner_replace(h, INNER_FILTER, slot, bigger);
+		if (err) {
+			close(bigger);
+			bigger = err;
+		}
+	}
+	leader_inner_release(&fd, 1);
+	return bigger;
+}
+
+/* The slot's sums, zero on every CPU: an fd or -errno. */
+static int slot_sums(struct leader_handle *h, __u32 slot)
+{
+	struct bpf_perf_event_value *zeros = xzalloc(h->nr_cpus * sizeof(*zeros));
+	int fd = leader_inner_fd(h, INNER_ACCUM, slot);
+	__u32 m;
+
+	if (fd == -ENOENT)
+		fd = leader_inner_create(h, INNER_ACCUM, slot, 0);
+	for (m = 0; m < h->nr_members && fd >= 0; m++) {
+		if (bpf_map_update_elem(fd, &m, zeros, BPF_ANY)) {
+			close(fd);
+			fd = -errno;
+		}
+	}
+	free(zeros);
+	return fd;
+}
+
+/*
+ * A thread slot's sums (zero) and filter (the spec's threads); the sums' fd stays in h for
+ * leader_read().
+ */
+static int make_slot_maps(struct leader_handle *h, __u32 slot,
+			  const struct leader_session_spec *spec)
+{
+	int fd, i, err = 0;
+	__u8 one = 1;
+
+	fd = slot_filter(h, slot, filter_entries(spec->nr_ids));
+	if (fd < 0)
+		return fd;
+	for (i = 0; i < spec->nr_ids && !err; i++) {
+		__u32 tid = spec->ids[i];
+
+		if (bpf_map_update_elem(fd, &tid, &one, BPF_ANY))
+			err = -errno;
+	}
+	close(fd);
+	if (err)
+		return err;
+	fd = slot_sums(h, slot);
+	if (fd < 0)
+		return fd;
+	if (h->sums_fd >= 0)
+		close(h->sums_fd);
+	h->sums_fd = fd;
+	h->sums_slot = slot;
+	return 0;
+}
+
+/* The per-CPU cache of thread slots, made when two are first active (on_switch), then kept. */
+static void make_task_slots(struct leader_handle *h)
+{
+	int fd = leader_inner_fd(h, INNER_TASK_SLOTS, 0);
+
+	if (fd == -ENOENT)
+		fd = leader_inner_create(h, INNER_TASK_SLOTS, 0, 0);
+	if (fd >= 0)
+		close(fd);
 }
 
 void leader_gen_bump(const struct leader_handle *h, __u32 gen)
@@ -86,21 +206,6 @@ void leader_gen_bump(const struct leader_handle *h, __u32 gen)
 	bpf_map_update_elem(h->gen_fd, &gen, &val, BPF_ANY);
 }
 
-static int zero_accum(struct leader_handle *h, __u32 slot)
-{
-	struct bpf_perf_event_value *zeros = xzalloc(h->nr_cpus * sizeof(*zeros));
-	__u32 m, key;
-	int err = 0;
-
-	for (m = 0; m < LEADER_MAX_MEMBERS && !err; m++) {
-		key = slot * LEADER_MAX_MEMBERS + m;
-		if (bpf_map_update_elem(h->accum_fd, &key, zeros, BPF_ANY))
-			err = -errno;
-	}
-	free(zeros);
-	return err;
-}
-
 /* Frees the slots of sessions that died without cleaning up (SIGKILL), and their cgroups. */
 static void reclaim_dead(struct leader_handle *h, struct leader_session *table)
 {
@@ -113,7 +218,8 @@ static void reclaim_dead(struct leader_handle *h, struct leader_session *table)
 			continue;
 		table[i].state = SLOT_FREE;
 		bpf_map_update_elem(h->sessions_fd, &i, &table[i], BPF_ANY);
-		delete_slot_filter(h, i);
+		if (table[i].filter == FILTER_TID)
+			forget_threads(h, i);
 		dead[i / 64] |= 1ull << (i % 64);
 		any = true;
 	}
@@ -153,6 +259,9 @@ static int publish_slots(struct leader_handle *h, const struct leader_session *t
 	for (i = 0; i < st.nr_slots; i++)
 		if (table[i].state == SLOT_ACTIVE && table[i].filter == FILTER_TID)
 			st.nr_switch_slots++;
+	/* made before the count that uses it is out */
+	if (st.nr_switch_slots >= 2)
+		make_task_slots(h);
 	return bpf_map_update_elem(h->state_fd, &zero, &st, BPF_ANY) ? -errno : 0;
 }
 
@@ -190,7 +299,6 @@ int leader_slot_claim(struct leader_handle *h, const struct leader_session_spec 
 		      __u32 *slot_out)
 {
 	struct leader_session *table = xzalloc(LEADER_MAX_SESSIONS * sizeof(*table));
-	__u8 one = 1;
 	struct leader_session s = { 0 };
 	__u32 slot;
 	int i, err;
@@ -215,18 +323,11 @@ int leader_slot_claim(struct leader_handle *h, const struct leader_session_spec 
 	err = leader_sync_locked(h);
 	if (err)
 		goto out;
-	/* Sums first, then the filter, then the slot, then the loop bound: no half-made slot. */
-	err = zero_accum(h, slot);
-	if (err)
-		goto out;
-	delete_slot_filter(h, slot);
-	for (i = 0; i < spec->nr_ids; i++) {
-		struct leader_filter_key key = { .slot = slot, .id = spec->ids[i] };
-
-		if (bpf_map_update_elem(h->filter_fd, &key, &one, BPF_ANY)) {
-			err = -errno;
+	/* Sums and filter first (a thread slot's), then the slot, then the loop bound. */
+	if (spec->filter == FILTER_TID) {
+		err = make_slot_maps(h, slot, spec);
+		if (err)
 			goto out;
-		}
 	}
 	s.state = SLOT_ACTIVE;
 	s.filter = spec->filter;
@@ -260,11 +361,13 @@ bool leader_slot_release(struct leader_handle *h, __u32 slot)
 
 	if (!read_table(h, table)) {
 		__u64 mine[LEADER_MAX_SESSIONS / 64] = { 0 };
+		bool threads = table[slot].filter == FILTER_TID;
 
 		table[slot].state = SLOT_FREE;
 		table[slot].enabled = 0;
 		bpf_map_update_elem(h->sessions_fd, &slot, &table[slot], BPF_ANY);
-		delete_slot_filter(h, slot);
+		if (threads)
+			forget_threads(h, slot);
 		/* the cgroups the session did not put (it failed half way) */
 		mine[slot / 64] |= 1ull << (slot % 64);
 		leader_cg_reclaim(h, mine);
@@ -308,9 +411,15 @@ int leader_sync(const struct leader_handle *h)
 int leader_read(const struct leader_handle *h, __u32 slot, __u32 member,
 		struct bpf_perf_event_value *per_cpu)
 {
-	__u32 key = slot * LEADER_MAX_MEMBERS + member;
+	bool own = h->sums_fd >= 0 && h->sums_slot == slot;
+	int fd = own ? h->sums_fd : leader_inner_fd(h, INNER_ACCUM, slot), err;
 
-	return bpf_map_lookup_elem(h->accum_fd, &key, per_cpu) ? -errno : 0;
+	if (fd < 0)
+		return fd;
+	err = bpf_map_lookup_elem(fd, &member, per_cpu) ? -errno : 0;
+	if (!own)
+		close(fd);
+	return err;
 }
 
 int leader_read_raw(const struct leader_handle *h, __u32 member,

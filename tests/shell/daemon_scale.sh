@@ -158,7 +158,7 @@ done
 
 # --- after the churn: the same registrations, fds and series as before it ----------------------
 wait_counted 1002
-assert_eq 1002 "$(bpftool -j map dump id "$regs" | jq length)" \
+assert_eq 1002 "$(bpftool -j map dump id "$(inner_map "$regs" 0)" | jq length)" \
 	"cgroups registered in the leader after the churn"
 assert_eq "$fds" "$(count_fds "$DAEMON_PID")" "the daemon's open fds after the churn"
 lines=$(scrape_to "$TMP/end")

@@ -146,9 +146,15 @@ leader_map() {
 		'.[] | select((.id as $i | $ids | index($i)) and .name == $name) | .id'
 }
 
-# cg_entries: the registered cgroups' indices, one a line
+# cg_entries: the registered cgroups' indices, one a line (cg_index's hash: struct leader_cg,
+# no BTF, so the value's first 4 bytes, little-endian)
 cg_entries() {
-	bpftool -j map dump id "$(leader_map cg_index)" | jq '.[].formatted.value.idx'
+	local hash
+
+	hash=$(inner_map "$(leader_map cg_index)" 0)
+	[ -n "$hash" ] || return 0
+	bpftool -j map dump id "$hash" | jq -r '.[].value[0:4] | reverse | map(ltrimstr("0x")) | join("")' |
+		while read -r hex; do echo $((16#$hex)); done
 }
 
 # Four concurrent sessions, one per cgroup, each with direct and shared events: equal counts,
@@ -254,9 +260,10 @@ sum() {
 # the first member's counter of index $1 on every CPU, one a line: cg_accum has no BTF (its
 # value size is the leader's), so the value's first 8 bytes, little-endian
 cg_counters() {
-	local hex
+	local hex chunk=$(($1 >> 6)) at=$(($1 & 63))
 
-	bpftool -j map lookup id "$(leader_map cg_accum)" key $(($1 & 255)) $(($1 >> 8 & 255)) 0 0 |
+	# in cg_accum's chunk of 64 indices (bpf/leader.h)
+	bpftool -j map lookup id "$(inner_map "$(leader_map cg_accum)" "$chunk")" key "$at" 0 0 0 |
 		jq -r '.values[].value[0:8] | reverse | map(ltrimstr("0x")) | join("")' |
 		while read -r hex; do echo $((16#$hex)); done
 }

@@ -84,15 +84,21 @@ static __u32 state_cgroups(const struct leader_handle *h)
 	return st.nr_cgroups;
 }
 
+/* the entries of cg_index's one hash (its inner map at key 0; none before the first cgroup) */
 static int index_entries(const struct leader_handle *h)
 {
+	__u32 zero = 0, id;
 	__u64 key, next;
-	int n = 0;
+	int n = 0, fd;
 
-	for (void *prev = NULL; !bpf_map_get_next_key(h->cg_index_fd, prev, &next); prev = &key) {
+	if (bpf_map_lookup_elem(h->cg_index_fd, &zero, &id))
+		return 0;
+	fd = bpf_map_get_fd_by_id(id);
+	for (void *prev = NULL; !bpf_map_get_next_key(fd, prev, &next); prev = &key) {
 		key = next;
 		n++;
 	}
+	close(fd);
 	return n;
 }
 
