@@ -72,8 +72,8 @@ map_link_ids() {
 	done
 }
 
-# cg_index_dump: bpftool's JSON dump of the cg_index map (the registered cgroups, keyed by id) of
-# the first live leader the attr map $SHARED_MAP names.
+# cg_index_dump: bpftool's JSON dump of the cg_index hash (the registered cgroups, keyed by id;
+# no BTF: keys and values as bytes) of the first live leader the attr map $SHARED_MAP names.
 cg_index_dump() {
 	local link prog map
 
@@ -255,6 +255,19 @@ daemon_scrape() {
 	printf 'GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&"$fd"
 	sed '1,/^\r$/d' <&"$fd"
 	exec {fd}<&-
+}
+
+# assert_count EVENT EXPECTED GOT WHAT: GOT equals EXPECTED, or for context-switches is within 6
+# of it, printed: this host's known gap (tests/README.md, shared_churn.sh): its guest agent's
+# switches run no tracepoint, so one of a workload's is now and then read in another cgroup's
+# slice. Page faults are exact.
+assert_count() {
+	if [ "$1" = context-switches ] && [[ $3 =~ ^-?[0-9]+$ ]] && [ "$3" != "$2" ] &&
+	   [ $((($3 - $2) * ($3 - $2))) -le 36 ]; then
+		echo "near: $4: $3, expected $2"
+		return
+	fi
+	assert_eq "$2" "$3" "$4"
 }
 
 # daemon_own FILE EVENT CGROUP: in a scrape, the cgroup's own count of EVENT (its family

@@ -138,7 +138,7 @@ cg_exact() {
 		before=$(own "$TMP/before" "$ev" "/$CG")
 		after=$(own "$TMP/after" "$ev" "/$CG")
 		[[ $direct =~ ^[0-9]+$ ]] || { cat "$TMP/direct" >&2; fail "no direct count of $ev"; }
-		assert_eq "$direct" "$((after - before))" "$1 $ev in $CG"
+		assert_count "$ev" "$direct" "$((after - before))" "$1 $ev in $CG"
 		echo "$ev in $CG: direct -G $direct, $1 $after - $before"
 	done
 }
@@ -208,10 +208,10 @@ for ev in page-faults context-switches; do
 		"$TMP/own.direct")
 	[[ $dp =~ ^[0-9]+$ && $dc =~ ^[0-9]+$ ]] ||
 		{ cat "$TMP/own.direct" >&2; fail "no direct -G counts of $ev"; }
-	assert_eq "$dc" "$(($(own "$TMP/own1" "$ev" "/$ROOT/p/c") - $(own "$TMP/own0" "$ev" \
-		"/$ROOT/p/c")))" "the own $ev of p/c (no child): its direct -G count"
-	assert_eq "$((dp - dc))" "$(($(own "$TMP/own1" "$ev" "/$ROOT/p") - $(own "$TMP/own0" "$ev" \
-		"/$ROOT/p")))" "the own $ev of p: direct -G p less p/c"
+	assert_count "$ev" "$dc" "$(($(own "$TMP/own1" "$ev" "/$ROOT/p/c") - $(own "$TMP/own0" \
+		"$ev" "/$ROOT/p/c")))" "the own $ev of p/c (no child): its direct -G count"
+	assert_count "$ev" "$((dp - dc))" "$(($(own "$TMP/own1" "$ev" "/$ROOT/p") - \
+		$(own "$TMP/own0" "$ev" "/$ROOT/p")))" "the own $ev of p: direct -G p less p/c"
 	assert_eq "$ncpu" "$(own_cpu "$TMP/own1" "$ev" "/$ROOT/p" | wc -l)" \
 		"CPU x cgroup series of p's $ev"
 	assert_eq "$(own "$TMP/own1" "$ev" "/$ROOT/p")" \

@@ -62,9 +62,11 @@ registered() {
 	     END { for (p in set) print p }' "$TMP/daemon.err" | sort
 }
 
-# leader_ids: the cgroup ids the daemon's leader has registered (its cg_index's keys), sorted
+# leader_ids: the cgroup ids the daemon's leader has registered (its cg_index's keys: u64s, no
+# BTF, so little-endian bytes), sorted
 leader_ids() {
-	cg_index_dump | jq -r '.[].formatted.key' | sort -n
+	cg_index_dump | jq -r '.[].key | reverse | map(ltrimstr("0x")) | join("")' |
+		while read -r hex; do echo $((16#$hex)); done | sort -n
 }
 
 # watches: the inotify watches the daemon holds (its inotify fd's fdinfo lines)

@@ -142,15 +142,7 @@ for ev in page-faults context-switches; do
 		[[ $direct =~ ^[0-9]+$ ]] || { cat "$TMP/direct" >&2; fail "no direct $ev of $cg"; }
 		got=$(($(daemon_own "$TMP/after" "$ev" "/$cg") -
 		       $(daemon_own "$TMP/before" "$ev" "/$cg")))
-		# the known gap of this host (tests/README.md, shared_churn.sh): switches of its
-		# guest agent run no tracepoint, so one of the workload's is now and then read in
-		# another cgroup's slice; printed, and at most 6. Page faults are exact.
-		if [ "$ev" = context-switches ] && [ "$got" != "$direct" ] &&
-		   [ "$(((got - direct) * (got - direct)))" -le 36 ]; then
-			echo "near: $ev of $cg: the daemon's $got, direct -G $direct"
-		else
-			assert_eq "$direct" "$got" "$ev of $cg: the daemon's against direct -G"
-		fi
+		assert_count "$ev" "$direct" "$got" "$ev of $cg: the daemon's against direct -G"
 		n=$((n + direct))
 	done
 	echo "$ev: 10 cgroups as direct -G counts them ($n in all) during the churn"
