@@ -30,13 +30,15 @@
  *   sessions       ARRAY[LEADER_MAX_SESSIONS] of struct leader_session (21 KiB)
  *   accum          ARRAY_OF_MAPS[LEADER_MAX_SESSIONS], key slot: a thread slot's sums, a
  *                  PERCPU_ARRAY[N] of struct bpf_perf_event_value keyed by member (S P bytes),
- *                  made when the slot is claimed for a FILTER_TID session, taken out when it
- *                  is released or reclaimed (-a/-C and -G slots have none)
+ *                  made the first time the slot is claimed for a FILTER_TID session and kept
+ *                  (zeroed at each claim) for its next ones (-a/-C and -G sessions use none)
  *   filter         ARRAY_OF_MAPS[LEADER_MAX_SESSIONS], key slot: a thread slot's threads, a
  *                  HASH tid -> u8 1 (BPF_F_NO_PREALLOC: the programs add the children) made
- *                  with the slot: LEADER_FILTER_MIN entries, or twice the session's threads
- *                  rounded up to a power of 2, at most LEADER_FILTER_MAX (16 bytes of buckets
- *                  an entry: 64 KiB at least). A child that finds it full is not counted
+ *                  with the slot's sums: LEADER_FILTER_MIN entries, or twice the session's
+ *                  threads rounded up to a power of 2, at most LEADER_FILTER_MAX (16 bytes of
+ *                  buckets an entry: 64 KiB at least); emptied at release, kept for the slot's
+ *                  next sessions (replaced by a bigger one for more threads). A child that
+ *                  finds it full is not counted
  *   cg_index       ARRAY_OF_MAPS[1]: at key 0 a HASH __u64 cgroup id (kernfs id) -> struct
  *                  leader_cg, the registered cgroups (preallocated: only user space writes
  *                  it), made with the first one, of LEADER_CG_INDEX_MIN entries; a full one is
@@ -48,7 +50,9 @@
  *                  load, so no BTF type: raw bytes): every member's sums of the slices that ran
  *                  in cgroup idx or below it, monotonic (sessions take differences). A chunk
  *                  (64 S P bytes: 1.1 MiB for 3 members at 256 CPUs) is made when its first
- *                  index is handed out, and stays while the leader lives
+ *                  index is handed out, with as many more as there are before it (a batch:
+ *                  1, 1, 2, 4, ... chunks), so the chunks hold at most twice the indices in use;
+ *                  they stay while the leader lives
  *   cg_users       ARRAY_OF_MAPS[LEADER_CG_CHUNKS], chunks as cg_accum's (made with them), each
  *                  an ARRAY[LEADER_CG_CHUNK] of struct leader_cg_users: which cgroup an index is
  *                  for (0: free) and which slots use it; user space's bookkeeping, which the
@@ -116,9 +120,9 @@
 #define LEADER_NR_GENS 3
 /*
  * Registered cgroups per leader (cg_accum and cg_users grow by chunks of LEADER_CG_CHUNK
- * indices, cg_index doubles from LEADER_CG_INDEX_MIN), and how many levels up from a slice's
- * cgroup the leader looks for registered ones (a cgroup deeper than that does not count in its
- * topmost ancestors).
+ * indices, whose number doubles; cg_index doubles from LEADER_CG_INDEX_MIN), and how many
+ * levels up from a slice's cgroup the leader looks for registered ones (a cgroup deeper than
+ * that does not count in its topmost ancestors).
  */
 #define LEADER_MAX_CGROUPS 65536
 #define LEADER_CG_CHUNK_SHIFT 6
@@ -164,8 +168,8 @@
 /*
  * Bumped whenever the maps' layout or a slot's meaning changes: a leader of another version is
  * not shared (6: filter_gen, which every change to the filters must bump; 7: per-cgroup sums;
- * 8: member_attrs in .rodata; 9: one cg_accum element per cgroup, LEADER_GEN_CG; 10: maps in maps that grow with the
- * slots, threads and cgroups registered).
+ * 8: member_attrs in .rodata; 9: one cg_accum element per cgroup, LEADER_GEN_CG; 10: maps in
+ * maps that grow with the slots, threads and cgroups registered, inner_ids).
  */
 #define LEADER_ABI_VERSION 10
 

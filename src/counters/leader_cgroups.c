@@ -179,8 +179,8 @@ static void free_index(const struct leader_handle *h, __u32 idx, __u64 id, struc
 
 /*
  * Makes the missing chunks from chunk on, as many as there are before it (one at least), with
- * one change to its outer map: a leader of C chunks made them in log2 C changes, and they hold at most
- * twice the indices in use (and 64).
+ * one change to its outer map: a leader of C chunks made them in log2 C changes, and they hold
+ * at most twice the indices in use (and 64).
  */
 static int make_chunks(const struct leader_handle *h, enum leader_inner kind,
 		       __u32 chunk)

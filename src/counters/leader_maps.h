@@ -27,7 +27,7 @@ struct leader_handle;
  * map is made with.
  */
 int leader_inner_new(enum leader_inner kind, __u32 nr_members, __u32 max_entries);
-/* The same, put at key (empty) in the kind's outer map: its fd (the caller closes it), or -errno. */
+/* The same, put at key (empty) in the kind's outer map: its fd (the caller closes it) or -errno */
 int leader_inner_create(const struct leader_handle *h, enum leader_inner kind, __u32 key,
 			__u32 max_entries);
 /* Puts fds[0..n) at keys[0..n) (empty) in the kind's outer map: 0 or -errno. */

@@ -153,7 +153,8 @@ cg_entries() {
 
 	hash=$(inner_map "$(leader_map cg_index)" 0)
 	[ -n "$hash" ] || return 0
-	bpftool -j map dump id "$hash" | jq -r '.[].value[0:4] | reverse | map(ltrimstr("0x")) | join("")' |
+	bpftool -j map dump id "$hash" |
+		jq -r '.[].value[0:4] | reverse | map(ltrimstr("0x")) | join("")' |
 		while read -r hex; do echo $((16#$hex)); done
 }
 

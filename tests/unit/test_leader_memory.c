@@ -6,9 +6,9 @@
  * cap of 4,096). Each time the sum of bytes_memlock (/proc/self/fdinfo) of the leader's maps and
  * of every inner map its inner_ids names is checked against the layout's formula, in terms of
  * possible CPUs P, members N and the indices its chunks of 64 hold (64, 128, 256, ...: the
- * power of 2 from 64 up that holds the cgroups): at least the per-CPU sums that must be there (24 N bytes
- * x P per index: what the kernel allocates for a per-CPU array), at most those plus each map's
- * bookkeeping; released thread slots keep their maps for the next sessions, which add nothing.
+ * power of 2 from 64 up that holds the cgroups): at least the per-CPU sums that must be there
+ * (24 N bytes x P per index: what the kernel allocates for a per-CPU array), at most those plus
+ * each map's bookkeeping; released thread slots keep their maps for the next sessions, which add nothing.
  * Prints the figures. Needs root and bpffs (exit 77 = skipped otherwise).
  */
 #include <errno.h>
