@@ -15,7 +15,7 @@
 #include "exposition.h"
 #include "registry_internal.h"
 
-static double unix_now(void)
+double registry_unix_now(void)
 {
 	struct timespec ts;
 
@@ -23,12 +23,12 @@ static double unix_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Events the PMU may multiplex: their enabled and running times are exported too. */
-static int cmp_path(const void *a, const void *b)
+int registry_cmp_path(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Events the PMU may multiplex: their enabled and running times are exported too. */
 static bool may_multiplex(const struct perf_event_attr *attr)
 {
 	return attr->type != PERF_TYPE_SOFTWARE && attr->type != PERF_TYPE_TRACEPOINT;
@@ -280,7 +280,7 @@ static int parse_cpu_series(struct registry *r, const char *value, int max_serie
 		r->cpu_paths[r->nr_cpu_paths++] = xstrdup(tok);
 	}
 	free(copy);
-	qsort(r->cpu_paths, r->nr_cpu_paths, sizeof(char *), cmp_path);
+	qsort(r->cpu_paths, r->nr_cpu_paths, sizeof(char *), registry_cmp_path);
 	per = registry_series_per_cpu_cgroup(r);
 	if ((long long)per * r->nr_cpu_paths > r->max_cpu_series) {
 		pr_err("bperf daemon: daemon.cgroup-cpu-series asks for %lld CPU x cgroup series, "
@@ -298,7 +298,7 @@ int registry_open(const struct daemon_config *cfg, bool default_list, struct reg
 
 	r->map_path = cfg->attr_map;
 	r->verbose = cfg->verbose;
-	r->start = unix_now();
+	r->start = registry_unix_now();
 	err = cpu_map_online(&r->cpus);
 	if (err) {
 		pr_err("bperf daemon: cannot read the online CPUs: %s", strerror(-err));

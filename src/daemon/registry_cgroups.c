@@ -12,20 +12,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../common.h"
 #include "../counters/leader_cgroups.h"
 #include "../counters/leader_info.h"
 #include "registry_internal.h"
-
-static double unix_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void delta_of(struct reg_delta *d, const struct bpf_perf_event_value *now,
 		     const struct bpf_perf_event_value *base)
@@ -167,14 +158,10 @@ int registry_series_per_cpu_cgroup(const struct registry *r)
 	return n * r->cpus.nr;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static bool listed_per_cpu(const struct registry *r, const char *path)
 {
-	return r->cpu_all || bsearch(&path, r->cpu_paths, r->nr_cpu_paths, sizeof(char *), cmp_str);
+	return r->cpu_all ||
+	       bsearch(&path, r->cpu_paths, r->nr_cpu_paths, sizeof(char *), registry_cmp_path);
 }
 
 /*
@@ -186,6 +173,10 @@ static void mark_per_cpu(struct registry *r)
 {
 	int per = registry_series_per_cpu_cgroup(r), fit = per ? r->max_cpu_series / per : 0;
 
+	/* those that have them (removed ones are gone from the list) */
+	r->nr_cpu_cgroups = 0;
+	for (int i = 0; i < r->nr_cgroups; i++)
+		r->nr_cpu_cgroups += r->cgroups[i].counted && r->cgroups[i].per_cpu;
 	for (int i = 0; i < r->nr_cgroups; i++) {
 		struct reg_cgroup *cg = &r->cgroups[i];
 
@@ -457,7 +448,7 @@ void registry_set_cgroups(struct registry *r, const struct cgroup_entry *list, i
 	bool *fresh = xzalloc((nr + 1) * sizeof(*fresh));
 	int i = 0, j = 0, n = 0, nr_gone = 0, nr_fresh = 0, k;
 	/* OpenMetrics' _created: the start for the cgroups there at the start */
-	double now = r->walked ? unix_now() : r->start;
+	double now = r->walked ? registry_unix_now() : r->start;
 
 	/* both sorted by path: a merge */
 	while (i < r->nr_cgroups || j < nr) {
@@ -498,7 +489,6 @@ void registry_set_cgroups(struct registry *r, const struct cgroup_entry *list, i
 		fold_removed(r, gone, parent_gone, nr_gone);
 	if ((nr_gone || nr_fresh) && r->nr_events)
 		register_fresh(r, gone, nr_gone, fresh, nr_gone > 0);
-	link_cgroups(r);
 	mark_per_cpu(r);
 	link_cgroups(r);
 	if (nr_fresh || nr_gone)

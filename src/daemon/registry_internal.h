@@ -93,6 +93,10 @@ struct registry {
 	size_t snap_cgroups_cap, snap_cpu_cgroups_cap, snap_own_cap, snap_own_cpu_cap;
 };
 
+/* Unix time now, in seconds (OpenMetrics' _created). */
+double registry_unix_now(void);
+/* strcmp of two char * elements, for qsort and bsearch of paths. */
+int registry_cmp_path(const void *a, const void *b);
 /* Brings every leader's sums up to date, as its readers must before they read (leader_sync). */
 int registry_sync(struct registry *r);
 /* Series per CPU x cgroup for each cgroup that has them: 1 or 3 per event. */
