@@ -29,7 +29,8 @@ print(s.getsockname()[1])'
 
 # daemon_start NAME ARGS...: starts `bperf daemon ARGS` in the background on 127.0.0.1:PORT
 # (DAEMON_PORT if set, else the kernel's choice), its stderr in $TMP/NAME.err, and waits for its
-# "listening on" line. Sets DAEMON_PID and DAEMON_ADDR (ADDR:PORT).
+# "listening on" line (DAEMON_START_TRIES times 50 ms: 5 s unless set). Sets DAEMON_PID and
+# DAEMON_ADDR (ADDR:PORT).
 daemon_start() {
 	local name=$1 listen=127.0.0.1:${DAEMON_PORT:-0}
 
@@ -38,7 +39,8 @@ daemon_start() {
 		>"$TMP/$name.out" 2>"$TMP/$name.err" &
 	DAEMON_PID=$!
 	BG_PIDS+=("$DAEMON_PID")
-	DAEMON_ADDR=$(daemon_addr "$DAEMON_PID" "$TMP/$name.err") ||
+	DAEMON_ADDR=$(daemon_says "$DAEMON_PID" "$TMP/$name.err" 'listening on ' \
+		"${DAEMON_START_TRIES:-100}") ||
 		fail "bperf daemon $* did not start listening"
 }
 

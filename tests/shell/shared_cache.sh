@@ -100,13 +100,15 @@ attach shares "$task"
 kill -CONT "$task"
 sleep 0.05
 wait_stopped "$task"
-# the first tid above that is free (a live process keeps its tid: ns_last_pid cannot give it)
+# a free tid of the same entry (a live process keeps its tid: ns_last_pid cannot give it): the
+# next one above, or, near pid_max, the first from 300 (where the kernel's pids wrap to) up
 pid_max=$(cat /proc/sys/kernel/pid_max)
-alias_tid=$((task + 256))
-while [ -e "/proc/$alias_tid" ] && [ "$alias_tid" -lt "$pid_max" ]; do
-	alias_tid=$((alias_tid + 256))
+alias_tid=
+for cand in $(seq $((task + 256)) 256 $((pid_max - 1))) \
+	$(seq $((300 + (task - 300 % 256 + 256) % 256)) 256 $((task - 1))); do
+	[ -e "/proc/$cand" ] || { alias_tid=$cand; break; }
 done
-[ "$alias_tid" -lt "$pid_max" ] || fail "no free tid of the same entry as $task below $pid_max"
+[ -n "$alias_tid" ] || fail "no free tid of the same entry as $task below $pid_max"
 reuse_tid "$alias_tid" "$W/pagetouch" 500
 kill -CONT "$task"
 wait "$shares_pid" || fail "session: exit $?"
