@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../common.h"
+#include "log_limit.h"
 #include "loop.h"
 
 struct watch {
@@ -23,6 +24,7 @@ struct loop {
 	bool stopped;
 	int status;
 	struct watch *watches;
+	struct log_limit log;
 };
 
 struct loop *loop_new(void)
@@ -34,7 +36,13 @@ struct loop *loop_new(void)
 		free(l);
 		return NULL;
 	}
+	log_limit_init(&l->log, NULL);
 	return l;
+}
+
+struct log_limit *loop_log(struct loop *l)
+{
+	return &l->log;
 }
 
 static struct watch *find_watch(struct loop *l, int fd)
@@ -156,10 +164,12 @@ int loop_run(struct loop *l)
 {
 	l->stopped = false;
 	while (!l->stopped) {
-		int n = loop_run_once(l, -1);
+		/* lines left out are summed up within a second of their second's end */
+		int n = loop_run_once(l, l->log.left_out ? 1000 : -1);
 
 		if (n < 0 && n != -EINTR)
 			return n;
+		log_limit_flush(&l->log);
 	}
 	return l->status;
 }

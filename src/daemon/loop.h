@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The daemon's event loop: one thread, epoll over every fd it serves (HTTP, the Unix socket and
- * its clients, signals, timers). Callbacks run one at a time and must not block.
+ * its clients, signals, timers). Callbacks run one at a time and must not block. The loop holds
+ * the daemon's one log of what peers cause (log_limit.h), and says the lines it left out.
  */
 #ifndef BPERF_DAEMON_LOOP_H
 #define BPERF_DAEMON_LOOP_H
@@ -14,6 +15,8 @@ struct loop;
 typedef void (*loop_fn)(void *arg, int fd, unsigned int revents);
 
 struct loop *loop_new(void);
+/* The log for what clients and scrapers cause: log_limit_peer(loop_log(l), peer, ...). */
+struct log_limit *loop_log(struct loop *l);
 /* Watches fd for events (EPOLLIN, EPOLLOUT, ...); 0 or -errno. */
 int loop_add(struct loop *l, int fd, unsigned int events, loop_fn fn, void *arg);
 int loop_mod(struct loop *l, int fd, unsigned int events);
