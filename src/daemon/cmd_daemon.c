@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -194,6 +195,23 @@ static int daemon_metrics(void *arg, struct byte_buf *out, bool openmetrics)
 }
 
 /*
+ * The soft fd limit up to the hard one: every scraper connection, client session and per-CPU
+ * counter is an fd, and the HTTP server sizes its connection limits from this (http.h).
+ */
+static void raise_fd_limit(int verbose)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == rl.rlim_max)
+		return;
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		return;
+	pr_debug(verbose, 1, "bperf daemon: fd limit raised to %llu",
+		 (unsigned long long)rl.rlim_cur);
+}
+
+/*
  * Servers first: a port in use or a bad address fails before any leader is taken. The
  * registry's leaders, then the cgroups, then the line tests and users wait for.
  */
@@ -201,6 +219,7 @@ static int daemon_start(struct daemon *d)
 {
 	int err;
 
+	raise_fd_limit(d->cfg.verbose);
 	d->loop = loop_new();
 	if (!d->loop)
 		return -errno;

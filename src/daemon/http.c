@@ -1,353 +1,260 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The daemon's HTTP/1.1 server (http.h): just enough for Prometheus. One request per connection
- * (Connection: close), at most HTTP_MAX_CONNS at a time, each with a deadline, so that neither a
- * stalled nor a flooding client can hold scrapes up or grow the daemon's memory.
+ * The daemon's HTTP/1.1 server (http.h): just enough for Prometheus. The listener, the peers and
+ * the limits here, one connection's state machine in http_conn.c, the request head in
+ * http_parse.c. Nothing a client does holds another up: every connection has a deadline, the
+ * connections of one peer address are limited, a new connection takes the slot of the oldest
+ * idle one when all are taken, and accept stops for a while when fds run out (EMFILE) instead of
+ * spinning on a listener that stays readable.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include "../common.h"
-#include "exposition.h"
-#include "http.h"
-#include "http_gzip.h"
+#include "http_internal.h"
+#include "log_limit.h"
 
-#define HTTP_MAX_CONNS 16
-#define HTTP_MAX_HEAD 8192
-#define HTTP_DEADLINE_MS 5000
+#define HTTP_SWEEP_MS 100	/* deadlines are kept to this; accept retried after EMFILE */
+#define HTTP_ACCEPTS_PER_EVENT 64	/* then the loop's other fds get their turn */
+#define HTTP_BACKLOG 1024
 
-struct http_conn {
-	struct http_server *srv;
-	int fd;
-	int timer_fd;		/* fires once HTTP_DEADLINE_MS after accept: the connection goes */
-	size_t head_len;
-	char head[HTTP_MAX_HEAD + 1];
-	struct byte_buf resp;	/* status line, headers and body: all of it before the first byte */
-	size_t sent;
-	bool draining;		/* all sent: reading until the client closes (see conn_write) */
-	struct http_conn *next;
-};
-
-struct http_server {
-	struct loop *loop;
-	int fd;
-	bool accepting;		/* false while HTTP_MAX_CONNS connections are open */
-	http_metrics_fn fn;
-	void *arg;
-	struct byte_buf body;	/* reused by every scrape */
-	struct byte_buf gzipped;	/* body compressed, when the scraper takes gzip */
-	struct http_conn *conns;
-	int nr_conns;
-	char address[INET6_ADDRSTRLEN + 8];
-};
-
-static void server_listen_events(struct http_server *s)
+void http_limits_default(struct http_limits *lim, unsigned long nofile)
 {
-	bool want = s->nr_conns < HTTP_MAX_CONNS;
+	unsigned long conns = nofile / 2, per_peer = conns / 16;
 
-	/* a full server leaves new connections in the backlog instead of refusing them */
-	if (want != s->accepting && !loop_mod(s->loop, s->fd, want ? EPOLLIN : 0))
-		s->accepting = want;
+	*lim = (struct http_limits){
+		.read_ms = 5000, .idle_ms = 65000, .write_ms = 5000, .min_rate = 32768,
+		.max_conns = conns < 8 ? 8 : conns > 1000000 ? 1000000 : conns,
+		.max_per_peer = per_peer < 4 ? 4 : per_peer > 256 ? 256 : per_peer,
+	};
 }
 
-static void conn_close(struct http_conn *c)
+void server_log(struct http_server *s, const char *peer, const char *fmt, ...)
 {
-	struct http_server *s = c->srv;
-	struct http_conn **p;
+	char line[256];
+	va_list ap;
 
-	for (p = &s->conns; *p != c; p = &(*p)->next)
-		;
-	*p = c->next;
-	s->nr_conns--;
-	loop_del(s->loop, c->fd);
-	close(c->fd);
-	if (c->timer_fd >= 0) {
-		loop_del(s->loop, c->timer_fd);
-		close(c->timer_fd);
-	}
-	buf_free(&c->resp);
-	free(c);
-	server_listen_events(s);
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	log_limit_peer(loop_log(s->loop), peer, "%s", line);
 }
 
-static void conn_deadline(void *arg, int fd, unsigned int revents)
+static unsigned int peer_hash(const char *addr)
 {
-	conn_close(arg);
+	unsigned int h = 2166136261u;	/* FNV-1a */
+
+	while (*addr)
+		h = (h ^ (unsigned char)*addr++) * 16777619u;
+	return h % HTTP_PEER_BUCKETS;
 }
 
-/* Sends what the socket takes now; the rest when EPOLLOUT says it drained. */
-static void conn_write(struct http_conn *c)
+static struct http_peer *peer_get(struct http_server *s, const char *addr)
 {
-	while (c->sent < c->resp.len) {
-		ssize_t n = send(c->fd, c->resp.data + c->sent, c->resp.len - c->sent,
-				 MSG_NOSIGNAL);
+	struct http_peer **b = &s->peers[peer_hash(addr)], *p;
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			if (loop_mod(c->srv->loop, c->fd, EPOLLOUT))
-				conn_close(c);
-			return;
-		}
-		if (n <= 0) {
-			conn_close(c);
-			return;
-		}
-		c->sent += n;
-	}
-	/*
-	 * Closing a socket with unread input resets it, and a reset can destroy the response
-	 * before the client read it (a 431 to a client still sending): end our side, read what
-	 * is left until the client closes (or the deadline).
-	 */
-	if (shutdown(c->fd, SHUT_WR) || loop_mod(c->srv->loop, c->fd, EPOLLIN)) {
-		conn_close(c);
+	for (p = *b; p; p = p->next)
+		if (!strcmp(p->addr, addr))
+			return p;
+	p = xzalloc(sizeof(*p));
+	snprintf(p->addr, sizeof(p->addr), "%s", addr);
+	p->next = *b;
+	*b = p;
+	return p;
+}
+
+static void peer_put(struct http_server *s, struct http_peer *peer)
+{
+	struct http_peer **p;
+
+	if (--peer->conns)
 		return;
-	}
-	c->draining = true;
-}
-
-static void conn_drain(struct http_conn *c)
-{
-	char buf[4096];
-
-	for (;;) {
-		ssize_t n = recv(c->fd, buf, sizeof(buf), 0);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			return;
-		if (n <= 0) {
-			conn_close(c);
-			return;
-		}
-	}
-}
-
-static void put_text(struct byte_buf *b, const char *s)
-{
-	buf_put(b, s, strlen(s));
-}
-
-static void respond(struct http_conn *c, const char *status, const char *content_type,
-		    const char *extra_headers, const struct byte_buf *body, bool head_only)
-{
-	char len[32];
-
-	snprintf(len, sizeof(len), "%zu", body->len);
-	put_text(&c->resp, "HTTP/1.1 ");
-	put_text(&c->resp, status);
-	put_text(&c->resp, "\r\nContent-Type: ");
-	put_text(&c->resp, content_type);
-	put_text(&c->resp, "\r\nContent-Length: ");
-	put_text(&c->resp, len);
-	put_text(&c->resp, "\r\n");
-	put_text(&c->resp, extra_headers);
-	put_text(&c->resp, "Connection: close\r\n\r\n");
-	if (!head_only)
-		buf_put(&c->resp, body->data, body->len);
-	conn_write(c);
-}
-
-static void respond_error(struct http_conn *c, const char *status, const char *extra_headers)
-{
-	struct byte_buf body = {};
-
-	put_text(&body, status);
-	put_text(&body, "\n");
-	respond(c, status, "text/plain; charset=utf-8", extra_headers, &body, false);
-	buf_free(&body);
+	for (p = &s->peers[peer_hash(peer->addr)]; *p != peer; p = &(*p)->next)
+		;
+	*p = peer->next;
+	free(peer);
 }
 
 /*
- * The value of every header named name, joined with ", " as RFC 9110 allows for lists (Accept
- * may come in several lines). Header lines start after the request line; NULL if none.
+ * The peer of an accepted connection: its IPv4 address (an IPv4-mapped one too), or the /64 of
+ * its IPv6 address, since one host may hold a whole /64.
  */
-static char *header_value(char *lines, const char *name, char *buf, size_t size)
+static void peer_address(const struct sockaddr_storage *ss, char *buf, size_t size)
 {
-	size_t name_len = strlen(name), used = 0;
-	bool found = false;
+	const struct sockaddr_in6 *a6 = (const void *)ss;
+	char host[INET6_ADDRSTRLEN];
 
-	for (char *line = lines; line && *line;) {
-		char *eol = strchr(line, '\n');
-		char *colon;
+	if (ss->ss_family == AF_INET) {
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)ss)->sin_addr, buf, size);
+	} else if (ss->ss_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&a6->sin6_addr)) {
+		inet_ntop(AF_INET, &a6->sin6_addr.s6_addr[12], buf, size);
+	} else if (ss->ss_family == AF_INET6) {
+		struct in6_addr prefix = a6->sin6_addr;
 
-		if (eol)
-			*eol = '\0';
-		colon = strchr(line, ':');
-		if (colon && (size_t)(colon - line) == name_len &&
-		    !strncasecmp(line, name, name_len)) {
-			char *v = colon + 1, *end = v + strlen(v);
-
-			while (*v == ' ' || *v == '\t')
-				v++;
-			while (end > v && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
-				end--;
-			used += snprintf(buf + used, size - used, "%s%.*s", found ? ", " : "",
-					 (int)(end - v), v);
-			if (used >= size)
-				used = size - 1;
-			found = true;
-		}
-		if (eol)
-			*eol = '\n';
-		line = eol ? eol + 1 : NULL;
+		memset(&prefix.s6_addr[8], 0, 8);
+		inet_ntop(AF_INET6, &prefix, host, sizeof(host));
+		snprintf(buf, size, "%s/64", host);
+	} else {
+		snprintf(buf, size, "local");
 	}
-	return found ? buf : NULL;
+}
+
+static void timer_arm(struct http_server *s, bool on)
+{
+	struct itimerspec its = {
+		.it_interval = { 0, HTTP_SWEEP_MS * 1000000L },
+		.it_value = { 0, HTTP_SWEEP_MS * 1000000L },
+	};
+
+	if (on == s->timer_armed)
+		return;
+	if (!on)
+		its = (struct itimerspec){};
+	if (!timerfd_settime(s->timer_fd, 0, &its, NULL))
+		s->timer_armed = on;
+}
+
+static void listen_resume(struct http_server *s)
+{
+	if (!s->listening && !loop_mod(s->loop, s->fd, EPOLLIN))
+		s->listening = true;
+}
+
+void server_conn_gone(struct http_server *s, struct http_conn *c)
+{
+	peer_put(s, c->peer);
+	s->stats.open--;
+	listen_resume(s);	/* an fd is free again */
+	timer_arm(s, s->stats.open || !s->listening);
 }
 
 /*
- * The request line "METHOD SP TARGET SP HTTP/d.d": method and target copied out (target without
- * its query: Prometheus may add params from its config). False when it is not that.
+ * The oldest connection that is not being answered goes: idle ones first (quietly: keep-alive
+ * clients reconnect), then half-read ones (logged: why). False if there is none.
  */
-static bool parse_request_line(const char *line, char *method, size_t method_size,
-			       char *target, size_t target_size)
+static bool evict_one(struct http_server *s, const char *why)
 {
-	size_t m = strspn(line, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"), t;
-	const char *p = line + m;
+	struct http_conn *c = s->lists[HTTP_IDLE].head ?: s->lists[HTTP_READING].head;
 
-	if (!m || m >= method_size || *p != ' ')
+	if (!c)
 		return false;
-	t = strcspn(++p, " \r\n");
-	if (!t || t >= target_size || p[t] != ' ')
-		return false;
-	memcpy(method, line, m);
-	method[m] = '\0';
-	memcpy(target, p, t);
-	target[t] = '\0';
-	target[strcspn(target, "?")] = '\0';
-	p += t + 1;
-	return !strncmp(p, "HTTP/", 5) && p[5] >= '0' && p[5] <= '9' && p[6] == '.' &&
-	       p[7] >= '0' && p[7] <= '9' && (p[8] == '\n' || (p[8] == '\r' && p[9] == '\n'));
+	s->stats.evicted++;
+	conn_close(c, c->state == HTTP_IDLE ? NULL : why);
+	return true;
 }
 
-static void handle_request(struct http_conn *c)
+static void sweep_list(struct http_server *s, enum http_state state, unsigned long long now,
+		       bool sorted)
 {
-	struct http_server *s = c->srv;
-	char method[16], target[HTTP_MAX_HEAD], accept_buf[1024];
-	const char *accept;
-	bool head_only, om, gzip;
+	struct http_conn *c = s->lists[state].head, *next;
+
+	for (; c; c = next) {
+		next = c->next;
+		if (c->deadline_ns <= now)
+			conn_expire(c);
+		else if (sorted)
+			return;
+	}
+}
+
+/* Every HTTP_SWEEP_MS while there are connections (or accept is paused). */
+static void server_sweep(void *arg, int fd, unsigned int revents)
+{
+	struct http_server *s = arg;
+	unsigned long long now = now_ns(), expirations;
+
+	if (read(fd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN)
+		return;
+	sweep_list(s, HTTP_READING, now, true);
+	sweep_list(s, HTTP_IDLE, now, true);
+	sweep_list(s, HTTP_DRAINING, now, true);
+	sweep_list(s, HTTP_WRITING, now, false);	/* deadlines by length: not sorted */
+	listen_resume(s);
+	timer_arm(s, s->stats.open || !s->listening);
+}
+
+/* Takes fd from peer, within the limits; 0, or -errno with fd closed. */
+static int server_take(struct http_server *s, int fd, const char *addr)
+{
+	struct http_peer *peer = peer_get(s, addr);
 	int err;
 
-	if (!parse_request_line(c->head, method, sizeof(method), target, sizeof(target))) {
-		respond_error(c, "400 Bad Request", "");
-		return;
+	if (peer->conns >= s->lim.max_per_peer) {
+		server_log(s, addr, "HTTP: %u connections from this peer, the limit: new one "
+			   "refused", peer->conns);
+		err = -EMFILE;
+	} else if (s->stats.open >= s->lim.max_conns &&
+		   !evict_one(s, "connections at their limit: the oldest goes for a new one")) {
+		server_log(s, addr, "HTTP: %u connections open, the limit, none idle: new one "
+			   "refused", s->stats.open);
+		err = -ENFILE;
+	} else {
+		err = conn_open(s, fd, peer);
 	}
-	head_only = !strcmp(method, "HEAD");
-	if (!head_only && strcmp(method, "GET")) {
-		respond_error(c, "405 Method Not Allowed", "Allow: GET, HEAD\r\n");
-		return;
-	}
-	if (strcmp(target, "/metrics")) {
-		respond_error(c, "404 Not Found", "");
-		return;
-	}
-	accept = header_value(strchr(c->head, '\n') + 1, "Accept", accept_buf, sizeof(accept_buf));
-	om = accept_wants_openmetrics(accept);
-	gzip = accept_encoding_gzip(header_value(strchr(c->head, '\n') + 1, "Accept-Encoding",
-						 accept_buf, sizeof(accept_buf)));
-	s->body.len = 0;
-	err = s->fn(s->arg, &s->body, om);
-	s->gzipped.len = 0;
-	if (!err && gzip)
-		err = gzip_compress(&s->body, &s->gzipped);
 	if (err) {
-		respond_error(c, "500 Internal Server Error", "");
-		return;
+		s->stats.refused++;
+		peer->conns++;
+		peer_put(s, peer);	/* frees a peer with no connection */
+		close(fd);
+		return err;
 	}
-	/* Vary: a cache between must not hand a gzipped body to a client that did not ask */
-	respond(c, "200 OK", om ? CONTENT_TYPE_OPENMETRICS : CONTENT_TYPE_TEXT,
-		gzip ? "Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n" :
-		"Vary: Accept-Encoding\r\n", gzip ? &s->gzipped : &s->body, head_only);
+	peer->conns++;
+	s->stats.open++;
+	s->stats.accepted++;
+	timer_arm(s, true);
+	return 0;
 }
 
-static bool head_complete(const char *head)
+/* Out of fds: the oldest idle connection goes, or accept waits for a free fd or the sweep. */
+static bool accept_failed(struct http_server *s, int err)
 {
-	return strstr(head, "\r\n\r\n") || strstr(head, "\n\n");
-}
-
-static void conn_event(void *arg, int fd, unsigned int revents)
-{
-	struct http_conn *c = arg;
-
-	if (c->draining) {
-		conn_drain(c);
-		return;
-	}
-	if (c->resp.len) {	/* writing: the request was read */
-		if (revents & (EPOLLERR | EPOLLHUP) && !(revents & EPOLLOUT))
-			conn_close(c);
-		else
-			conn_write(c);
-		return;
-	}
-	for (;;) {
-		ssize_t n = recv(fd, c->head + c->head_len, HTTP_MAX_HEAD - c->head_len, 0);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			return;
-		if (n <= 0) {	/* the client went before its request was whole */
-			conn_close(c);
-			return;
-		}
-		c->head_len += n;
-		c->head[c->head_len] = '\0';
-		if (memchr(c->head, '\0', c->head_len)) {
-			respond_error(c, "400 Bad Request", "");
-			return;
-		}
-		if (head_complete(c->head)) {
-			handle_request(c);
-			return;
-		}
-		if (c->head_len == HTTP_MAX_HEAD) {
-			respond_error(c, "431 Request Header Fields Too Large", "");
-			return;
-		}
-	}
+	if (err != EMFILE && err != ENFILE && err != ENOBUFS && err != ENOMEM)
+		return false;	/* EAGAIN, or a connection reset before accept: nothing to do */
+	s->stats.paused++;
+	if (evict_one(s, "out of fds: the oldest connection goes for a new one"))
+		return true;
+	server_log(s, s->address, "HTTP: cannot accept: %s: paused for %d ms", strerror(err),
+		   HTTP_SWEEP_MS);
+	if (!loop_mod(s->loop, s->fd, 0))
+		s->listening = false;
+	timer_arm(s, true);
+	return false;
 }
 
 static void server_accept(void *arg, int fd, unsigned int revents)
 {
 	struct http_server *s = arg;
 
-	while (s->nr_conns < HTTP_MAX_CONNS) {
-		int cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		struct http_conn *c;
+	for (int i = 0; i < HTTP_ACCEPTS_PER_EVENT && s->listening; i++) {
+		struct sockaddr_storage ss;
+		socklen_t len = sizeof(ss);
+		char addr[HTTP_PEER_LEN];
+		int cfd = accept4(fd, (struct sockaddr *)&ss, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
-		if (cfd < 0)
-			break;	/* EAGAIN, or a connection reset before accept: nothing to do */
-		c = xzalloc(sizeof(*c));
-		c->srv = s;
-		c->fd = cfd;
-		c->timer_fd = -1;
-		if (loop_add(s->loop, cfd, EPOLLIN, conn_event, c)) {
-			close(cfd);
-			free(c);
-			break;
+		if (cfd < 0) {
+			if (accept_failed(s, errno))
+				continue;
+			return;
 		}
-		c->next = s->conns;
-		s->conns = c;
-		s->nr_conns++;
-		c->timer_fd = loop_add_timer(s->loop, HTTP_DEADLINE_MS, conn_deadline, c);
-		if (c->timer_fd < 0) {
-			conn_close(c);
-			break;
-		}
+		peer_address(&ss, addr, sizeof(addr));
+		server_take(s, cfd, addr);
 	}
-	server_listen_events(s);
+}
+
+int http_server_adopt(struct http_server *s, int fd, const char *peer)
+{
+	return server_take(s, fd, peer);
 }
 
 /* "ADDR:PORT", "[ADDR6]:PORT" or ":PORT" (every IPv4 address) into a socket address. */
@@ -407,6 +314,15 @@ static void format_address(struct http_server *s)
 	}
 }
 
+static unsigned long fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return 1024;
+	return rl.rlim_cur;
+}
+
 int http_server_start(struct loop *l, const char *addr, http_metrics_fn fn, void *arg,
 		      struct http_server **out)
 {
@@ -426,30 +342,45 @@ int http_server_start(struct loop *l, const char *addr, http_metrics_fn fn, void
 	s->loop = l;
 	s->fn = fn;
 	s->arg = arg;
+	s->timer_fd = -1;
+	http_limits_default(&s->lim, fd_limit());
 	s->fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (s->fd < 0)
 		goto fail;
 	if (ss.ss_family == AF_INET6)	/* [::]:P means IPv6 only; 0.0.0.0:P is the other one */
 		setsockopt(s->fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
 	if (setsockopt(s->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(s->fd, (struct sockaddr *)&ss, len) || listen(s->fd, 64))
+	    bind(s->fd, (struct sockaddr *)&ss, len) || listen(s->fd, HTTP_BACKLOG))
 		goto fail;
 	format_address(s);
-	err = loop_add(l, s->fd, EPOLLIN, server_accept, s);
+	s->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (s->timer_fd < 0)
+		goto fail;
+	err = loop_add(l, s->timer_fd, EPOLLIN, server_sweep, s);
+	if (!err)
+		err = loop_add(l, s->fd, EPOLLIN, server_accept, s);
 	if (err) {
+		loop_del(l, s->timer_fd);
 		errno = -err;
 		goto fail;
 	}
-	s->accepting = true;
+	s->listening = true;
 	*out = s;
 	return 0;
 fail:
 	err = -errno;
 	pr_err("bperf daemon: cannot listen on %s: %s", addr, strerror(errno));
+	if (s->timer_fd >= 0)
+		close(s->timer_fd);
 	if (s->fd >= 0)
 		close(s->fd);
 	free(s);
 	return err;
+}
+
+void http_server_set_limits(struct http_server *s, const struct http_limits *lim)
+{
+	s->lim = *lim;
 }
 
 const char *http_server_address(const struct http_server *s)
@@ -457,15 +388,23 @@ const char *http_server_address(const struct http_server *s)
 	return s ? s->address : "";
 }
 
+struct http_stats http_server_stats(const struct http_server *s)
+{
+	return s->stats;
+}
+
 /* Closes every connection and the listener; call it before loop_free(). */
 void http_server_stop(struct http_server *s)
 {
 	if (!s)
 		return;
-	while (s->conns)
-		conn_close(s->conns);
+	for (int i = 0; i < HTTP_NR_STATES; i++)
+		while (s->lists[i].head)
+			conn_close(s->lists[i].head, NULL);
 	loop_del(s->loop, s->fd);
 	close(s->fd);
+	loop_del(s->loop, s->timer_fd);
+	close(s->timer_fd);
 	buf_free(&s->body);
 	buf_free(&s->gzipped);
 	free(s);

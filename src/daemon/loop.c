@@ -2,6 +2,7 @@
 /* The daemon's epoll loop (loop.h). */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
@@ -16,14 +17,22 @@ struct watch {
 	void *arg;
 	bool removed;	/* loop_del() ran: freed after the current batch of events */
 	bool timer;	/* a timerfd: its expirations are read before fn runs */
-	struct watch *next;
+	struct watch *next;	/* in watches, or in removed once loop_del() ran */
+	struct watch **pprev;	/* what points at it in watches (unlinked in O(1)) */
 };
 
+/*
+ * Watches are found by fd in by_fd (thousands of HTTP connections: a list walk per loop_mod or
+ * loop_del made each event O(fds)); removed ones wait in removed for the end of the batch.
+ */
 struct loop {
 	int epfd;
 	bool stopped;
 	int status;
 	struct watch *watches;
+	struct watch *removed;
+	struct watch **by_fd;
+	int nr_by_fd;
 	struct log_limit log;
 };
 
@@ -47,12 +56,24 @@ struct log_limit *loop_log(struct loop *l)
 
 static struct watch *find_watch(struct loop *l, int fd)
 {
-	struct watch *w;
+	return fd >= 0 && fd < l->nr_by_fd ? l->by_fd[fd] : NULL;
+}
 
-	for (w = l->watches; w; w = w->next)
-		if (w->fd == fd && !w->removed)
-			return w;
-	return NULL;
+static void index_watch(struct loop *l, struct watch *w)
+{
+	if (w->fd >= l->nr_by_fd) {
+		int n = w->fd < 64 ? 128 : 2 * w->fd;
+
+		l->by_fd = xrealloc(l->by_fd, n * sizeof(*l->by_fd));
+		memset(l->by_fd + l->nr_by_fd, 0, (n - l->nr_by_fd) * sizeof(*l->by_fd));
+		l->nr_by_fd = n;
+	}
+	l->by_fd[w->fd] = w;
+	w->next = l->watches;
+	w->pprev = &l->watches;
+	if (l->watches)
+		l->watches->pprev = &w->next;
+	l->watches = w;
 }
 
 int loop_add(struct loop *l, int fd, unsigned int events, loop_fn fn, void *arg)
@@ -69,8 +90,7 @@ int loop_add(struct loop *l, int fd, unsigned int events, loop_fn fn, void *arg)
 		free(w);
 		return err;
 	}
-	w->next = l->watches;
-	l->watches = w;
+	index_watch(l, w);
 	return 0;
 }
 
@@ -92,6 +112,12 @@ void loop_del(struct loop *l, int fd)
 		return;
 	epoll_ctl(l->epfd, EPOLL_CTL_DEL, fd, NULL);
 	w->removed = true;
+	l->by_fd[fd] = NULL;
+	*w->pprev = w->next;
+	if (w->next)
+		w->next->pprev = w->pprev;
+	w->next = l->removed;
+	l->removed = w;
 }
 
 int loop_add_timer(struct loop *l, unsigned int interval_ms, loop_fn fn, void *arg)
@@ -115,30 +141,24 @@ int loop_add_timer(struct loop *l, unsigned int interval_ms, loop_fn fn, void *a
 		close(fd);
 		return err;
 	}
-	l->watches->timer = true;
+	find_watch(l, fd)->timer = true;
 	return fd;
 }
 
 /* Frees the watches loop_del() removed: none of them is referenced by pending events now. */
 static void reap_removed(struct loop *l)
 {
-	struct watch **p = &l->watches;
+	while (l->removed) {
+		struct watch *w = l->removed;
 
-	while (*p) {
-		struct watch *w = *p;
-
-		if (w->removed) {
-			*p = w->next;
-			free(w);
-		} else {
-			p = &w->next;
-		}
+		l->removed = w->next;
+		free(w);
 	}
 }
 
 int loop_run_once(struct loop *l, int timeout_ms)
 {
-	struct epoll_event evs[32];
+	struct epoll_event evs[128];
 	int n = epoll_wait(l->epfd, evs, ARRAY_SIZE(evs), timeout_ms);
 
 	if (n < 0)
@@ -186,12 +206,13 @@ void loop_free(struct loop *l)
 
 	if (!l)
 		return;
+	reap_removed(l);
 	for (w = l->watches; w; w = next) {
 		next = w->next;
-		if (!w->removed)
-			close(w->fd);
+		close(w->fd);
 		free(w);
 	}
+	free(l->by_fd);
 	close(l->epfd);
 	free(l);
 }
