@@ -215,10 +215,12 @@ static bool conn_process(struct http_conn *c)
 
 		if (c->state == HTTP_IDLE)	/* a next request begins: read deadline from now */
 			conn_set_state(c, HTTP_READING, c->srv->lim.read_ms);
-		if (!http_parse(c->in.data, c->in.len, &req))
+		if (http_head_pending(c->in.data, c->in.len, &c->checked) ||
+		    !http_parse(c->in.data, c->in.len, &req))
 			return true;
 		memmove(c->in.data, c->in.data + req.len, c->in.len - req.len);
 		c->in.len -= req.len;
+		c->checked = 0;
 		alive = req.status != 200 ? respond_error(c, &req) : respond_metrics(c, &req);
 		if (!alive)
 			return false;

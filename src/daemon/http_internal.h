@@ -34,6 +34,7 @@ struct http_conn {
 	enum http_state state;
 	unsigned long long deadline_ns;
 	struct byte_buf in;	/* read, not yet answered: at most HTTP_MAX_HEAD bytes */
+	size_t checked;		/* of in: known to hold no whole head (http_head_pending) */
 	struct byte_buf resp;	/* status line, headers and body: all of it before the first byte */
 	size_t sent;
 	bool close_after;	/* the response in resp is the connection's last */

@@ -25,6 +25,20 @@ size_t http_head_end(const char *buf, size_t len)
 	return 0;
 }
 
+bool http_head_pending(const char *buf, size_t len, size_t *checked)
+{
+	size_t from = *checked > 2 ? *checked - 2 : 0;	/* an empty line may straddle them */
+	const char *end = buf + len, *nl;
+
+	if (len >= HTTP_MAX_HEAD || memchr(buf + *checked, '\0', len - *checked))
+		return false;
+	for (nl = memchr(buf + from, '\n', len - from); nl; nl = memchr(nl + 1, '\n', end - nl - 1))
+		if (nl + 1 < end && (nl[1] == '\n' || (nl[1] == '\r' && nl + 2 < end && nl[2] == '\n')))
+			return false;
+	*checked = len;
+	return true;
+}
+
 /*
  * The value of every header named name, joined with ", " as RFC 9110 allows for lists (Accept
  * may come in several lines). lines: the header lines, NUL-terminated; NULL if none.

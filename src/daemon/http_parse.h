@@ -30,6 +30,12 @@ struct http_request {
  */
 size_t http_head_end(const char *buf, size_t len);
 /*
+ * Whether the head at buf is still known incomplete: shorter than HTTP_MAX_HEAD, no NUL and no
+ * empty line. *checked: the bytes looked at before (0 for a new head), updated, so that a head
+ * read a byte at a time is scanned once, not once per byte.
+ */
+bool http_head_pending(const char *buf, size_t len, size_t *checked);
+/*
  * Parses the first request in buf[0, len): false while it may still become whole (more bytes
  * to read); true with *req filled when it is whole or already known bad: a NUL in the head
  * (400), no empty line within HTTP_MAX_HEAD bytes (431), a bad request line (400), a body

@@ -5,9 +5,9 @@
 # (default 60), its corpus and seeds in .output/fuzz/TARGET/. report: the perf.data reader,
 # seeded with files recorded by bperf and by perf and synthesized ones (big-endian, many CPUs,
 # bigger attrs); socket: the daemon's client socket, seeded with whole client sessions the
-# target writes. Exits non-zero if the fuzzer finds a crash, a leak, undefined behaviour or (socket)
+# target writes; http: the daemon's HTTP request path, seeded with requests the target writes. Exits non-zero if the fuzzer finds a crash, a leak, undefined behaviour or (socket)
 # a broken invariant; the reproducer is left in .output/fuzz/TARGET/.
-#	tests/fuzz/run.sh [report|socket]	FUZZ_SECONDS, FUZZ_JOBS (default 1)
+#	tests/fuzz/run.sh [report|socket|http]	FUZZ_SECONDS, FUZZ_JOBS (default 1)
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -21,8 +21,8 @@ SEEDS=.output/fuzz/$TARGET/seeds
 PERF=${PERF:-/usr/bin/perf}
 
 case $TARGET in
-report | socket) ;;
-*) echo "usage: $0 [report|socket]" >&2; exit 2 ;;
+report | socket | http) ;;
+*) echo "usage: $0 [report|socket|http]" >&2; exit 2 ;;
 esac
 [ -x "$FUZZER" ] || { echo "$FUZZER not built: run 'make fuzz-build'"; exit 1; }
 mkdir -p "$CORPUS" "$SEEDS"
@@ -69,9 +69,12 @@ report_seeds() {
 if [ "$TARGET" = report ]; then
 	report_seeds
 	opts=(-max_len=65536 -close_fd_mask=2)
-else
+elif [ "$TARGET" = socket ]; then
 	FUZZ_SOCKET_SEEDS=$SEEDS "$FUZZER"
 	opts=(-max_len=16384)
+else
+	FUZZ_HTTP_SEEDS=$SEEDS "$FUZZER"
+	opts=(-max_len=20000)
 fi
 # inputs that once found a bug (tests/fuzz/regress/TARGET/, named after it) are seeds for good
 cp tests/fuzz/regress/"$TARGET"/* "$SEEDS/"
