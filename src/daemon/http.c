@@ -190,9 +190,10 @@ static int server_take(struct http_server *s, int fd, const char *addr)
 	struct http_peer *peer = peer_get(s, addr);
 	int err;
 
-	if (peer->conns >= s->lim.max_per_peer) {
+	peer->conns++;	/* held while evicting: the connection that goes may be its last */
+	if (peer->conns > s->lim.max_per_peer) {
 		server_log(s, addr, "HTTP: %u connections from this peer, the limit: new one "
-			   "refused", peer->conns);
+			   "refused", peer->conns - 1);
 		err = -EMFILE;
 	} else if (s->stats.open >= s->lim.max_conns &&
 		   !evict_one(s, "connections at their limit: the oldest goes for a new one")) {
@@ -204,12 +205,10 @@ static int server_take(struct http_server *s, int fd, const char *addr)
 	}
 	if (err) {
 		s->stats.refused++;
-		peer->conns++;
 		peer_put(s, peer);	/* frees a peer with no connection */
 		close(fd);
 		return err;
 	}
-	peer->conns++;
 	s->stats.open++;
 	s->stats.accepted++;
 	timer_arm(s, true);
