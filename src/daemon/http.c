@@ -28,6 +28,7 @@
 #define HTTP_SWEEP_MS 100	/* deadlines are kept to this; accept retried after EMFILE */
 #define HTTP_ACCEPTS_PER_EVENT 64	/* then the loop's other fds get their turn */
 #define HTTP_BACKLOG 1024
+#define HTTP_EXPIRES_PER_SWEEP 128
 
 void http_limits_default(struct http_limits *lim, unsigned long nofile)
 {
@@ -154,17 +155,25 @@ static bool evict_one(struct http_server *s, const char *why)
 	return true;
 }
 
+/*
+ * Closes the connections of a list past their deadline, at most HTTP_EXPIRES_PER_SWEEP: 1,000
+ * connections made at once expire at once, and closing them all in one callback would hold a
+ * scrape up (the rest go in the next sweeps).
+ */
 static void sweep_list(struct http_server *s, enum http_state state, unsigned long long now,
 		       bool sorted)
 {
 	struct http_conn *c = s->lists[state].head, *next;
+	int closed = 0;
 
-	for (; c; c = next) {
+	for (; c && closed < HTTP_EXPIRES_PER_SWEEP; c = next) {
 		next = c->next;
-		if (c->deadline_ns <= now)
+		if (c->deadline_ns <= now) {
 			conn_expire(c);
-		else if (sorted)
+			closed++;
+		} else if (sorted) {
 			return;
+		}
 	}
 }
 
