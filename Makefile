@@ -11,8 +11,8 @@
 #   make vmtest       deps + build, then tests/run.sh in a QEMU guest on Debian's stock kernel
 #                     (tools/vmtest; KERNEL=path/to/bzImage boots another kernel; with ARCH=arm64
 #                     the arm64 build on Debian's arm64 6.1 and 6.12 kernels)
-#   make fuzz         fuzz the perf.data reader and the daemon's client socket (tests/fuzz/), each
-#                     for FUZZ_SECONDS (default 600; FUZZ_TARGETS="report socket")
+#   make fuzz         fuzz the perf.data reader, the daemon's client socket and HTTP (tests/fuzz/),
+#                     each for FUZZ_SECONDS (default 600; FUZZ_TARGETS="report socket http")
 #   make install      PREFIX=/usr/local DESTDIR= : bin/bperf, the man pages and the Prometheus
 #                     rules (share/bperf/prometheus/)
 #   make clean
@@ -108,15 +108,15 @@ HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(OUTPUT)/tests/%)
 TOOL_SRCS := $(filter-out tools/gen-pmu-events.c,$(sort $(wildcard tools/*.c)))
 TOOL_BINS := $(TOOL_SRCS:tools/%.c=$(OUTPUT)/tools/%)
 
-# the fuzz targets (the perf.data reader, the daemon's client socket): clang, libFuzzer, ASan and
-# UBSan (libclang-rt-*-dev)
+# the fuzz targets (the perf.data reader, the daemon's client socket and HTTP): clang, libFuzzer,
+# ASan and UBSan (libclang-rt-*-dev)
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(OUTPUT)/fuzz/%)
 FUZZ_CFLAGS = -std=gnu11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=undefined -D_GNU_SOURCE -Isrc -I$(OUTPUT) -I. $(PKG_CFLAGS) -MMD -MP
 FUZZ_LIB_OBJS := $(LIB_OBJS:$(OUTPUT)/src/%.o=$(OUTPUT)/fuzz/src/%.o)
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS ?= report socket
+FUZZ_TARGETS ?= report socket http
 
 # perf 6.1's pmu-events tables (vendor events and metrics per CPU model): the JSON of
 # tools/perf/pmu-events/arch/ in Debian's linux-source-6.1 (make deps installs it), extracted
