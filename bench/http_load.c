@@ -56,8 +56,8 @@ static bool exchange(int fd)
 	if (send(fd, req, sizeof(req) - 1, MSG_NOSIGNAL) != sizeof(req) - 1)
 		return false;
 	for (;;) {
-		ssize_t n = recv(fd, buf + (end ? 0 : len), end ? sizeof(buf) : sizeof(buf) - len - 1,
-				 0);
+		size_t room = end ? sizeof(buf) : sizeof(buf) - len - 1;
+		ssize_t n = recv(fd, buf + (end ? 0 : len), room, 0);
 
 		if (n <= 0)
 			return false;

@@ -53,8 +53,8 @@ int main(int argc, char **argv)
 	fclose(f);
 	d = MHD_start_daemon(MHD_USE_EPOLL, atoi(argv[1]), NULL, NULL, answer, NULL,
 			     MHD_OPTION_CONNECTION_TIMEOUT, 5U, MHD_OPTION_CONNECTION_LIMIT, 10000U,
-			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, 256U, MHD_OPTION_LISTEN_BACKLOG_SIZE,
-			     1024U, MHD_OPTION_END);
+			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, 256U,
+			     MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024U, MHD_OPTION_END);
 	if (!d)
 		return 1;
 	ep = epoll_create1(0);

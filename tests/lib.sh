@@ -211,6 +211,22 @@ fuzz_run() {
 	fi
 }
 
+# fuzz_regress TARGET TMPDIR: runs each input of tests/fuzz/regress/TARGET/ through
+# .output/fuzz/fuzz_TARGET; fails naming the first that fails again.
+fuzz_regress() {
+	local input n=0
+
+	for input in "$REPO_TOP"/tests/fuzz/regress/"$1"/*; do
+		"$REPO_TOP"/.output/fuzz/fuzz_"$1" "$input" >"$2/regress.log" 2>&1 || {
+			grep -E -A 12 "^fuzz_$1\.c:[0-9]+: |ERROR|runtime error|SUMMARY" \
+				"$2/regress.log" | head -n 40
+			fail "regression input $(basename "$input") fails again"
+		}
+		n=$((n + 1))
+	done
+	echo "$n regression inputs pass"
+}
+
 # mask_numbers [SEP]: filter comparing the content of perf stat outputs whose numbers differ.
 # Each number (digits, with '.' or ',' between digit groups: 1,234.56 or de_DE 1.234,56) becomes
 # a single N, runs of blanks become one blank and trailing blanks go. With -x SEP output, pass SEP

@@ -32,9 +32,11 @@ bool http_head_pending(const char *buf, size_t len, size_t *checked)
 
 	if (len >= HTTP_MAX_HEAD || memchr(buf + *checked, '\0', len - *checked))
 		return false;
-	for (nl = memchr(buf + from, '\n', len - from); nl; nl = memchr(nl + 1, '\n', end - nl - 1))
-		if (nl + 1 < end && (nl[1] == '\n' || (nl[1] == '\r' && nl + 2 < end && nl[2] == '\n')))
+	for (nl = memchr(buf + from, '\n', len - from); nl && nl + 1 < end;
+	     nl = memchr(nl + 1, '\n', end - nl - 1)) {
+		if (nl[1] == '\n' || (nl[1] == '\r' && nl + 2 < end && nl[2] == '\n'))
 			return false;
+	}
 	*checked = len;
 	return true;
 }

@@ -6,16 +6,17 @@
  *
  * An input is a byte of split (0: the stream sent whole; else sent that many bytes at a time,
  * the loop run between), a byte of flags (bit 0: a /metrics body of 40,000 bytes, past what the
- * server's socket buffers (SO_SNDBUF 4 KiB), else 61 bytes; bit 1: the client reads only after it has sent everything),
- * then the byte stream of one connection, adopted by the real server (http_server_adopt) over a
- * socketpair. After the stream the client ends its side and reads until the daemon closes.
+ * server's socket buffers (SO_SNDBUF 4 KiB), else 61 bytes; bit 1: the client reads only after
+ * it has sent everything), then the byte stream of one connection, adopted by the real server
+ * (http_server_adopt) over a socketpair. After the stream the client ends its side and reads
+ * until the daemon closes.
  *
  * Checked against a model of its own (not http_parse.c): request k ends at the first empty line
  * within 8 KiB of the end of request k-1; each response is "HTTP/1.1 NNN ...", a Content-Length
  * and that many bytes (none for HEAD), a 200's body exactly the fake's (unless gzipped); a
- * response to a head with a NUL or none within 8 KiB is 400 or 431; after an error or "Connection: close" nothing
- * more comes; without one, every whole request was answered. Then the server holds no
- * connection and has closed its end.
+ * response to a head with a NUL or none within 8 KiB is 400 or 431; after an error or
+ * "Connection: close" nothing more comes; without one, every whole request was answered. Then
+ * the server holds no connection and has closed its end.
  *
  *	FUZZ_HTTP_SEEDS=DIR fuzz_http	writes seed inputs into DIR, exits
  */
@@ -236,7 +237,8 @@ static void seed(const char *dir, const char *name, int split, int flags, const 
 static void write_seeds(const char *dir)
 {
 	seed(dir, "prometheus", 0, 0, PROM);
-	seed(dir, "keepalive", 7, 0, PROM PROM "GET /metrics HTTP/1.1\r\nConnection: close\r\n\r\n");
+	seed(dir, "keepalive", 7, 0,
+	     PROM PROM "GET /metrics HTTP/1.1\r\nConnection: close\r\n\r\n");
 	seed(dir, "big_pipelined", 0, F_BIG | F_READ_LAST, PROM PROM PROM);
 	seed(dir, "http10", 1, 0, "GET /metrics HTTP/1.0\r\n\r\nGET /metrics HTTP/1.0\r\n\r\n");
 	seed(dir, "http10_ka", 3, F_BIG, "GET /metrics HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"

@@ -74,6 +74,6 @@ sleep 1.1
 curl -s -m 2 --interface 127.0.0.250 "http://$DAEMON_ADDR/metrics" >/dev/null || true
 sleep 0.2
 grep -q '127.0.0.250: HTTP: .* connections from this peer, the limit' "$TMP/d.err" ||
-	fail "the per-peer limit was not logged: $(grep -v 'read deadline' "$TMP/d.err" | tail -n 5)"
+	fail "the per-peer limit not logged: $(grep -v 'read deadline' "$TMP/d.err" | tail -n 5)"
 curl -sf "http://$DAEMON_ADDR/metrics" >/dev/null || fail "no scrape beside a peer at its limit"
 echo "per-peer limit $per_peer held, logged, and the scraper served"

@@ -15,15 +15,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 fuzz_build "$tmp/build.log"
-n=0
-for input in tests/fuzz/regress/http/*; do
-	.output/fuzz/fuzz_http "$input" >"$tmp/regress.log" 2>&1 || {
-		grep -E -A 12 '^fuzz_http\.c:[0-9]+: |ERROR|runtime error|SUMMARY' \
-			"$tmp/regress.log" | head -n 40
-		fail "regression input $(basename "$input") fails again"
-	}
-	n=$((n + 1))
-done
-echo "$n regression inputs pass"
+fuzz_regress http "$tmp"
 FUZZ_SECONDS=${FUZZ_SECONDS:-20} fuzz_run http "$tmp/fuzz.log"
 echo "fuzzing found nothing"

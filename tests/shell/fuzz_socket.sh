@@ -14,15 +14,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 fuzz_build "$tmp/build.log"
-n=0
-for input in tests/fuzz/regress/socket/*; do
-	.output/fuzz/fuzz_socket "$input" >"$tmp/regress.log" 2>&1 || {
-		grep -E -A 12 '^fuzz_socket\.c:[0-9]+: |ERROR|runtime error|SUMMARY' \
-			"$tmp/regress.log" | head -n 40
-		fail "regression input $(basename "$input") fails again"
-	}
-	n=$((n + 1))
-done
-echo "$n regression inputs pass"
+fuzz_regress socket "$tmp"
 FUZZ_SECONDS=${FUZZ_SECONDS:-20} fuzz_run socket "$tmp/fuzz.log"
 echo "fuzzing found nothing"
