@@ -38,6 +38,7 @@ void http_limits_default(struct http_limits *lim, unsigned long nofile)
 		.read_ms = 5000, .idle_ms = 65000, .write_ms = 5000, .min_rate = 32768,
 		.max_conns = conns < 8 ? 8 : conns > 1000000 ? 1000000 : conns,
 		.max_per_peer = per_peer < 4 ? 4 : per_peer > 256 ? 256 : per_peer,
+		.max_resp_bytes = 256 << 20,
 	};
 }
 

@@ -24,6 +24,7 @@ struct http_limits {
 	unsigned int min_rate;	/* plus its length at this many bytes a second */
 	unsigned int max_conns;	/* connections at a time (then the oldest idle one goes) */
 	unsigned int max_per_peer;	/* of one IPv4 address or IPv6 /64 */
+	size_t max_resp_bytes;	/* responses held at a time (then the oldest unread one goes) */
 };
 
 /* What a server did since it started (tests, the fuzz target). */
@@ -39,7 +40,8 @@ struct http_stats {
 
 /*
  * The limits for a daemon whose fd limit is nofile: deadlines of 5 s (read), 65 s (idle),
- * 5 s + 32 KiB/s (write); half the fds for connections, and per peer 1/16 of those, 4 to 256.
+ * 5 s + 32 KiB/s (write); half the fds for connections, and per peer 1/16 of those, 4 to 256;
+ * 256 MiB of responses being written.
  */
 void http_limits_default(struct http_limits *lim, unsigned long nofile);
 /*

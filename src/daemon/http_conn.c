@@ -46,6 +46,13 @@ static void conn_set_state(struct http_conn *c, enum http_state state, unsigned 
 	list_add_tail(&s->lists[state], c);
 }
 
+static void conn_drop_resp(struct http_conn *c)
+{
+	c->srv->resp_bytes -= c->resp.len;
+	buf_free(&c->resp);
+	c->sent = 0;
+}
+
 void conn_close(struct http_conn *c, const char *why)
 {
 	struct http_server *s = c->srv;
@@ -56,7 +63,7 @@ void conn_close(struct http_conn *c, const char *why)
 	loop_del(s->loop, c->fd);
 	close(c->fd);
 	buf_free(&c->in);
-	buf_free(&c->resp);
+	conn_drop_resp(c);
 	server_conn_gone(s, c);
 	free(c);
 }
@@ -77,8 +84,7 @@ static bool conn_sent(struct http_conn *c)
 {
 	struct http_server *s = c->srv;
 
-	buf_free(&c->resp);
-	c->sent = 0;
+	conn_drop_resp(c);
 	if (c->close_after) {
 		/*
 		 * Closing a socket with unread input resets it, and a reset can destroy the
@@ -149,6 +155,14 @@ static bool respond(struct http_conn *c, const char *status, const char *content
 	if (!head_only)
 		buf_put(&c->resp, body->data, body->len);
 	s->stats.responses++;
+	s->resp_bytes += c->resp.len;
+	/*
+	 * Readers that do not read would each hold a body: past the budget the oldest unread
+	 * responses go (a scraper that reads is done long before it is the oldest).
+	 */
+	while (s->resp_bytes > s->lim.max_resp_bytes && s->lists[HTTP_WRITING].head)
+		conn_close(s->lists[HTTP_WRITING].head,
+			   "responses held past their budget: the oldest unread one dropped");
 	conn_set_state(c, HTTP_WRITING, s->lim.write_ms +
 		       (unsigned long long)c->resp.len * 1000 / (s->lim.min_rate ?: 1));
 	return conn_write(c);

@@ -59,6 +59,7 @@ struct http_server {
 	struct http_conn_list lists[HTTP_NR_STATES];
 	struct http_peer *peers[HTTP_PEER_BUCKETS];
 	struct http_stats stats;
+	size_t resp_bytes;	/* of the responses held by connections */
 	char address[INET6_ADDRSTRLEN + 8];
 };
 

@@ -7,7 +7,8 @@
  * the per-peer limit (from 127.0.0.5) and the total one (the oldest idle connection, then the
  * oldest half-read one, gives way to a new one); the write deadline apart from the read one (an
  * 8 MB body reaches a reader slower than both base deadlines, a reader that stops is cut at the
- * deadline its length gives).
+ * deadline its length gives); past the budget of responses held, the oldest unread one is dropped
+ * for a new one.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -35,16 +36,16 @@
 /* short deadlines for keep-alive and writes; long ones for the limits (none expires then) */
 static const struct http_limits short_limits = {
 	.read_ms = 1000, .idle_ms = 1000, .write_ms = 1000, .min_rate = 512 << 10,
-	.max_conns = 8, .max_per_peer = 4,
+	.max_conns = 8, .max_per_peer = 4, .max_resp_bytes = 1 << 30,
 };
-/* the write deadline of an 8 MB body: 1 s + 8 MB / 2 MiB/s = 5 s */
+/* the write deadline of an 8 MB body: 1 s + 8 MB / 2 MiB/s = 5 s; one such body held at a time */
 static const struct http_limits write_limits = {
 	.read_ms = 1000, .idle_ms = 1000, .write_ms = 1000, .min_rate = 2 << 20,
-	.max_conns = 8, .max_per_peer = 4,
+	.max_conns = 8, .max_per_peer = 4, .max_resp_bytes = 12 << 20,
 };
 static const struct http_limits long_limits = {
 	.read_ms = 10000, .idle_ms = 10000, .write_ms = 10000, .min_rate = 512 << 10,
-	.max_conns = 8, .max_per_peer = 4,
+	.max_conns = 8, .max_per_peer = 4, .max_resp_bytes = 1 << 30,
 };
 static struct sockaddr_in server_addr;
 static pid_t server_pid;
@@ -354,6 +355,34 @@ static void test_write_deadline(void)
 	close(fd);
 }
 
+/* Past the budget of responses held (12 MB: one body), a new one drops the oldest unread one. */
+static void test_resp_budget(void)
+{
+	int stalled = connect_from("127.0.0.1"), fd = connect_from("127.0.0.1"), status;
+	char buf[65536];
+	size_t len;
+	ssize_t n, got = 0;
+	double t0 = now_ms();
+
+	setsockopt(stalled, SOL_SOCKET, SO_RCVBUF, &(int){ 16384 }, sizeof(int));
+	send_text(stalled, GET_CLOSE);
+	usleep(300000);
+	send_text(fd, GET_CLOSE);
+	status = read_response(fd, NULL, NULL, &len);
+	CHECK_EQ("a second reader beside an unread body: 200", 200, status);
+	CHECK_EQ("a second reader: the whole body", BIG, len);
+	close(fd);
+	while ((n = recv(stalled, buf, sizeof(buf), 0)) > 0)
+		got += n;
+	printf("unread body dropped: %zd bytes, then %s after %.0f ms\n", got,
+	       n ? strerror(errno) : "EOF", now_ms() - t0);
+	CHECK_MSG("dropped before its 5 s write deadline", now_ms() - t0 < 3000,
+		  "expected < 3000 ms, got %.0f", now_ms() - t0);
+	CHECK("the unread one dropped (EOF or reset, not our timeout)", n == 0 || errno != EAGAIN);
+	CHECK_MSG("the unread one: not all of it", got < BIG, "got %zd", got);
+	close(stalled);
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -366,6 +395,7 @@ int main(void)
 	stop_server();
 	start_server(metrics_big, &write_limits);
 	test_write_deadline();
+	test_resp_budget();
 	stop_server();
 	return check_exit("test_http");
 }
