@@ -22,7 +22,9 @@
 #include "../common.h"
 #include "../counters/attr_map.h"
 #include "policy.h"
+#include "log_limit.h"
 #include "proto.h"
+#include "proto_decode.h"
 #include "served.h"
 #include "socket_target.h"
 
@@ -49,6 +51,9 @@ struct conn {
 	struct peer peer;
 	struct uid_count *uc;
 	bool hello;
+	bool not_reading;	/* a reply did not fit in its socket: hung up on */
+	__u32 version;		/* of the client's last request: its replies' */
+	char log_peer[24];	/* "uid N", for the log */
 	unsigned long long accepted_ns;
 	struct client_session *sessions[CLIENT_MAX_OPENS_PER_CONN];
 	int nr_sessions;
@@ -68,6 +73,7 @@ struct client_server {
 	struct conn *conns;
 	int nr_conns;
 	struct uid_count *uids;
+	unsigned long long nr_not_reading;
 	struct bperf_reply *reply;	/* room for BPERF_PROTO_MAX_CPUS values */
 	struct bpf_perf_event_value *per_cpu;
 };
@@ -84,7 +90,7 @@ static size_t reply_size(__u32 nr_values)
  */
 static void hang_up(int fd)
 {
-	char buf[sizeof(struct bperf_req)];
+	char buf[sizeof(struct bperf_req) + 1];
 
 	shutdown(fd, SHUT_RDWR);
 	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_TRUNC) > 0)
@@ -96,14 +102,16 @@ static void send_reply(struct conn *c, __u32 session, int err, __u32 exclude_ker
 {
 	struct bperf_reply *r = c->srv->reply;
 
-	r->version = BPERF_PROTO_VERSION;
+	r->version = c->version;
 	r->type = MSG_REPLY;
 	r->session = session;
 	r->err = err;
 	r->exclude_kernel = exclude_kernel;
 	r->nr_values = nr_values;
-	/* a client that does not read its replies loses them, the daemon never waits */
-	send(c->fd, r, reply_size(nr_values), MSG_DONTWAIT | MSG_NOSIGNAL);
+	/* the daemon never waits for a client: one that leaves its replies unread is hung up on */
+	if (send(c->fd, r, reply_size(nr_values), MSG_DONTWAIT | MSG_NOSIGNAL) < 0 &&
+	    errno == EAGAIN)
+		c->not_reading = true;
 }
 
 static struct uid_count *uid_count_get(struct client_server *s, uid_t uid)
@@ -351,28 +359,47 @@ static bool handle_request(struct conn *c, const struct bperf_req *req, const in
 	return true;
 }
 
-static void on_conn(void *arg, int fd, unsigned int revents)
+/* What a message that is not a request of a version the daemon speaks gets; false: hang up. */
+static bool bad_message(struct conn *c, const struct bperf_req *req, int err, ssize_t len)
+{
+	struct log_limit *log = loop_log(c->srv->loop);
+
+	if (err == -EPROTONOSUPPORT) {
+		/* every version reads the first fields: ours, and in session the oldest we speak */
+		log_limit_peer(log, c->log_peer, "protocol version %u; the daemon speaks %d to %d",
+			       req->version, BPERF_PROTO_OLDEST_VERSION, BPERF_PROTO_VERSION);
+		c->version = BPERF_PROTO_VERSION;
+		send_reply(c, BPERF_PROTO_OLDEST_VERSION, err, 0, 0);
+		return false;
+	}
+	if (err == -EPROTO) {
+		log_limit_peer(log, c->log_peer, "a malformed message (%zd bytes, version %u)", len,
+			       req->version);
+		send_reply(c, 0, err, 0, 0);
+		return false;
+	}
+	/* the OPEN's attr, refused as the kernel would */
+	log_limit_peer(log, c->log_peer, "OPEN refused: %s", strerror(-err));
+	send_reply(c, 0, err, 0, 0);
+	return true;
+}
+
+/* Receives one message and its fds (up to BPERF_PROTO_MAX_IDS, the rest closed). */
+static ssize_t receive(int fd, void *buf, size_t size, int *fds, int *nr_fds, bool *truncated)
 {
 	char cbuf[CMSG_SPACE(BPERF_PROTO_MAX_IDS * sizeof(int))];
-	struct conn *c = arg;
-	struct bperf_req req;
-	struct iovec iov = { .iov_base = &req, .iov_len = sizeof(req) };
+	struct iovec iov = { .iov_base = buf, .iov_len = size };
 	struct msghdr msg = {
 		.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
 		.msg_controllen = sizeof(cbuf),
 	};
-	int fds[BPERF_PROTO_MAX_IDS], nr_fds = 0, i;
 	struct cmsghdr *cm;
-	bool keep = true;
 	ssize_t n;
 
+	*nr_fds = 0;
 	n = recvmsg(fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return;
-	if (n < 0) {
-		conn_close(c);	/* the client is gone */
-		return;
-	}
+	if (n < 0)
+		return -errno;
 	/* before anything else: a message of no bytes (taken as the end) can carry fds too */
 	for (cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
 		int *p = (int *)CMSG_DATA(cm), k;
@@ -380,23 +407,58 @@ static void on_conn(void *arg, int fd, unsigned int revents)
 		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
 			continue;
 		for (k = 0; k < (int)((cm->cmsg_len - CMSG_LEN(0)) / sizeof(int)); k++) {
-			if (nr_fds < BPERF_PROTO_MAX_IDS)
-				fds[nr_fds++] = p[k];
+			if (*nr_fds < BPERF_PROTO_MAX_IDS)
+				fds[(*nr_fds)++] = p[k];
 			else
 				close(p[k]);
 		}
 	}
+	*truncated = msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC);
+	return n;
+}
+
+static void on_conn(void *arg, int fd, unsigned int revents)
+{
+	/* one byte more than the longest request: a longer message is truncated, and refused */
+	union {
+		struct bperf_req req;
+		unsigned char bytes[sizeof(struct bperf_req) + 1];
+	} msg;
+	struct conn *c = arg;
+	struct bperf_req req = { 0 };
+	int fds[BPERF_PROTO_MAX_IDS], nr_fds, i, err;
+	bool keep = true, truncated = false;
+	ssize_t n;
+
+	n = receive(fd, msg.bytes, sizeof(msg.bytes), fds, &nr_fds, &truncated);
+	if (n == -EAGAIN || n == -EINTR)
+		return;
+	if (n < 0) {
+		conn_close(c);	/* the client is gone */
+		return;
+	}
 	if (n == 0) {
 		keep = false;	/* EOF, or a message of no bytes: the end either way */
-	} else if (n != sizeof(req) || (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) ||
-		   req.version != BPERF_PROTO_VERSION) {
-		send_reply(c, 0, -EPROTO, 0, 0);
-		keep = false;
 	} else {
-		keep = handle_request(c, &req, fds, nr_fds);
+		err = n >= (ssize_t)sizeof(__u32) ? proto_decode(msg.bytes, n, &req) : -EPROTO;
+		if (!err && truncated)
+			err = -EPROTO;
+		/* replies in the request's version, where the daemon speaks it */
+		c->version = n >= (ssize_t)sizeof(__u32) && err != -EPROTONOSUPPORT ? req.version :
+			     BPERF_PROTO_VERSION;
+		if (err)
+			keep = bad_message(c, &req, err, n);
+		else
+			keep = handle_request(c, &req, fds, nr_fds);
 	}
 	for (i = 0; i < nr_fds; i++)
 		close(fds[i]);
+	if (c->not_reading) {
+		c->srv->nr_not_reading++;
+		log_limit_peer(loop_log(c->srv->loop), c->log_peer,
+			       "left its replies unread: hung up on");
+		keep = false;
+	}
 	if (!keep) {
 		hang_up(fd);
 		conn_close(c);
@@ -450,12 +512,14 @@ int client_server_adopt(struct client_server *s, int cfd)
 	c = xzalloc(sizeof(*c));
 	c->srv = s;
 	c->fd = cfd;
+	c->version = BPERF_PROTO_VERSION;
 	err = peer_credentials(cfd, &c->peer);
 	if (err) {
 		close(cfd);
 		free(c);
 		return err;
 	}
+	snprintf(c->log_peer, sizeof(c->log_peer), "uid %u", c->peer.uid);
 	uc = uid_count_get(s, c->peer.uid);
 	if (s->nr_conns >= CLIENT_MAX_CONNS || uc->conns >= CLIENT_MAX_CONNS_PER_UID)
 		err = -EUSERS;
@@ -499,6 +563,11 @@ static void on_timer(void *arg, int fd, unsigned int revents)
 		if (!c->hello && now - c->accepted_ns > HELLO_TIMEOUT_NS)
 			conn_close(c);
 	}
+}
+
+unsigned long long client_server_not_reading(const struct client_server *s)
+{
+	return s ? s->nr_not_reading : 0;
 }
 
 bool client_server_stats(const struct client_server *s, struct client_server_stats *st)
