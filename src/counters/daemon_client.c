@@ -82,6 +82,24 @@ static int request(struct daemon_conn *d, const struct bperf_req *req, const int
 	return -EPIPE;
 }
 
+/*
+ * A reply in another version than ours (the first fields read the same in all of them): said in
+ * one line. A daemon of version 2 or later puts its oldest version in session; version 1's
+ * spoke only 1.
+ */
+static bool other_version(const struct bperf_reply *r)
+{
+	if (r->type != MSG_REPLY || r->version == BPERF_PROTO_VERSION || !r->version)
+		return false;
+	if (r->session && r->session < r->version)
+		pr_err("bperf: the bperf daemon speaks protocol versions %u to %u, this bperf "
+		       "speaks %d", r->session, r->version, BPERF_PROTO_VERSION);
+	else
+		pr_err("bperf: the bperf daemon speaks protocol version %u, this bperf speaks %d",
+		       r->version, BPERF_PROTO_VERSION);
+	return true;
+}
+
 static const char *socket_path(const char *configured)
 {
 	const char *env = getenv(BPERF_DAEMON_SOCKET_ENV);
@@ -96,7 +114,7 @@ int daemon_conn_open(const char *configured, int verbose, struct daemon_conn **o
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	struct timeval tv = { .tv_sec = DAEMON_TIMEOUT_S };
 	const char *path = socket_path(configured);
-	struct bperf_req hello = { .version = BPERF_PROTO_VERSION, .type = MSG_HELLO };
+	struct bperf_req hello;
 	struct daemon_conn *d;
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
@@ -125,7 +143,10 @@ int daemon_conn_open(const char *configured, int verbose, struct daemon_conn **o
 	d = xzalloc(sizeof(*d));
 	d->fd = fd;
 	d->reply = xzalloc(reply_size(BPERF_PROTO_MAX_CPUS));
+	proto_req_init(&hello, MSG_HELLO);
 	err = request(d, &hello, NULL, 0, false);
+	if (err == -EPIPE && other_version(d->reply))
+		err = -ECANCELED;
 	if (err) {
 		if (err == -EUSERS)
 			pr_err("bperf: the bperf daemon refused the connection: this user has too "
@@ -294,7 +315,7 @@ static int daemon_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 {
 	const struct target *t = ctx->target;
 	struct daemon_conn *d = ctx->daemon;
-	struct bperf_req req = { .version = BPERF_PROTO_VERSION, .type = MSG_OPEN };
+	struct bperf_req req;
 	int fds[BPERF_PROTO_MAX_IDS], nr_fds = 0, i, err;
 	struct daemon_priv *p;
 	char what[300];
@@ -302,6 +323,7 @@ static int daemon_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	/* One daemon session serves every CPU of the target. */
 	if (cpu_idx)
 		return 0;
+	proto_req_init(&req, MSG_OPEN);
 	if (c->evsel->nr_members > 1 || c->leader != c) {
 		if (c->leader == c)
 			pr_err("Error: the bperf daemon counts events one by one, not groups (%s)",
@@ -362,10 +384,11 @@ static int daemon_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 static int simple_request(struct counter *c, __u32 type, bool fatal)
 {
 	struct daemon_priv *p = c->priv;
-	struct bperf_req req = { .version = BPERF_PROTO_VERSION, .type = type };
+	struct bperf_req req;
 
 	if (!p)
 		return 0;
+	proto_req_init(&req, type);
 	req.session = p->session;
 	return request(p->conn, &req, NULL, 0, fatal);
 }

@@ -22,9 +22,11 @@
 #include "../util/parse_options.h"
 #include "cgwatch.h"
 #include "daemon.h"
+#include "exposition.h"
 #include "http.h"
 #include "loop.h"
 #include "registry.h"
+#include "snapshot.h"
 #include "socket.h"
 
 /* perf stat's usual events; those this machine lacks are left out (no PMU in a VM, ...) */
@@ -190,8 +192,16 @@ static int watch_signals(struct daemon *d)
 static int daemon_metrics(void *arg, struct byte_buf *out, bool openmetrics)
 {
 	struct daemon *d = arg;
+	struct snapshot s;
+	int err;
 
-	return d->reg ? registry_metrics(d->reg, out, openmetrics) : -EAGAIN;
+	if (!d->reg)
+		return -EAGAIN;
+	err = registry_snapshot(d->reg, &s);
+	if (err)
+		return err;
+	s.nr_not_reading = client_server_not_reading(d->clients);
+	return exposition_write(out, &s, openmetrics);
 }
 
 /*

@@ -526,6 +526,23 @@ static void put_gauge(struct writer *w, const char *name, const char *help, int 
 	put_str(w->out, "\n");
 }
 
+/* A counter of the daemon's own, with no labels */
+static void put_daemon_counter(struct writer *w, const char *family, const char *help,
+			       unsigned long long value)
+{
+	put_metadata(w, family, "counter", NULL, "%s", help);
+	put_str(w->out, family);
+	put_str(w->out, "_total ");
+	put_u64(w->out, value);
+	put_str(w->out, "\n");
+	if (!w->om)
+		return;
+	put_str(w->out, family);
+	put_str(w->out, "_created ");
+	put_unix_ms(w->out, w->s->start);
+	put_str(w->out, "\n");
+}
+
 static void writer_free(struct writer *w)
 {
 	for (int cg = 0; cg < w->s->nr_cgroups; cg++)
@@ -552,6 +569,9 @@ int exposition_write(struct byte_buf *out, const struct snapshot *s, bool openme
 	put_gauge(&w, "bperf_daemon_cgroups", "Cgroups counted.", nr_counted);
 	put_gauge(&w, "bperf_daemon_cgroups_dropped",
 		  "Cgroups not counted: the leaders' cgroups were all taken.", s->nr_dropped);
+	put_daemon_counter(&w, "bperf_daemon_clients_not_reading",
+			   "Socket clients disconnected because they left their replies unread.",
+			   s->nr_not_reading);
 	for (int shape = SHAPE_MACHINE; shape <= SHAPE_CGROUP_CPU; shape++) {
 		if (shape == SHAPE_CGROUP_CPU && !s->nr_cpu_cgroups)
 			continue;

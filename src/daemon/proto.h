@@ -15,7 +15,9 @@
 #include <linux/perf_event.h>
 #include <linux/types.h>
 
-#define BPERF_PROTO_VERSION 1
+/* The version this bperf speaks; the daemon speaks BPERF_PROTO_OLDEST_VERSION up to it too */
+#define BPERF_PROTO_VERSION 2
+#define BPERF_PROTO_OLDEST_VERSION 1
 #define BPERF_PROTO_MAX_IDS 64
 #define BPERF_PROTO_MAX_CPUS 1024
 /* What one message can carry (the kernel's SCM_MAX_FD): tests send more than the daemon takes */
@@ -39,20 +41,39 @@ enum bperf_target {
 	TGT_CGROUP,		/* -G: cgroup on ids[] CPUs */
 };
 
+/* Bytes an attr may take in a request: more than any kernel's struct perf_event_attr yet */
+#define BPERF_PROTO_ATTR_BYTES 256
+
+/*
+ * Version 2: every field of fixed width, the attr with its size as perf_event_attr.size gives
+ * it (bperf of other kernel headers sends other sizes; the daemon takes them as the kernel
+ * does). The daemon serves version 1 (proto_v1.h) too.
+ */
 struct bperf_req {
 	__u32 version;		/* BPERF_PROTO_VERSION */
 	__u32 type;		/* enum bperf_msg */
 	__u32 session;		/* from OPEN's reply (ENABLE ... CLOSE) */
 	__u32 target;		/* OPEN: enum bperf_target */
-	struct perf_event_attr attr;	/* OPEN: as the client parsed it; checked, never trusted */
+	__u32 attr_size;	/* OPEN: the attr's bytes in attr_bytes[], the rest zero */
 	__u32 inherit;		/* OPEN: follow children (not -i) */
 	__u32 nr_ids;
+	__u32 reserved;		/* zero */
+	union {
+		/* OPEN: as the client parsed it; checked, never trusted */
+		struct perf_event_attr attr;
+		__u8 attr_bytes[BPERF_PROTO_ATTR_BYTES];
+	};
 	__s32 ids[BPERF_PROTO_MAX_IDS];	/* TGT_TID tids, TGT_CPUS / TGT_CGROUP cpus */
 	char cgroup[256];	/* TGT_CGROUP: below perf's cgroup mount, as -G takes it */
 };
 
+/*
+ * The same in every version: a client of any version reads its first four fields. A HELLO of a
+ * version the daemon does not speak gets err -EPROTONOSUPPORT, version the daemon's newest and
+ * session its oldest.
+ */
 struct bperf_reply {
-	__u32 version;
+	__u32 version;		/* the request's */
 	__u32 type;		/* MSG_REPLY */
 	__u32 session;
 	__s32 err;		/* 0 or -errno: -EACCES refused by perf's rules, -EUSERS over limits */
@@ -60,6 +81,22 @@ struct bperf_reply {
 	__u32 nr_values;	/* READ: values[] entries: one per CPU asked, or 1 for threads */
 	struct bpf_perf_event_value values[];	/* READ */
 };
+
+_Static_assert(sizeof(struct perf_event_attr) <= BPERF_PROTO_ATTR_BYTES, "attr_bytes too small");
+_Static_assert(sizeof(struct bperf_req) == 32 + BPERF_PROTO_ATTR_BYTES + 4 * BPERF_PROTO_MAX_IDS +
+	       256, "struct bperf_req has padding");
+_Static_assert(__builtin_offsetof(struct bperf_req, attr_bytes) == 32, "attr_bytes moved");
+_Static_assert(sizeof(struct bperf_reply) == 24, "struct bperf_reply has padding");
+_Static_assert(sizeof(struct bpf_perf_event_value) == 24, "values[] changed");
+
+/* A request of this version, with this build's attr size. */
+static inline void proto_req_init(struct bperf_req *req, __u32 type)
+{
+	memset(req, 0, sizeof(*req));
+	req->version = BPERF_PROTO_VERSION;
+	req->type = type;
+	req->attr_size = sizeof(struct perf_event_attr);
+}
 
 /*
  * proto_send: one message of len bytes on sock, with nr_fds (at most BPERF_PROTO_SEND_MAX_FDS)

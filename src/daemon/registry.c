@@ -434,14 +434,6 @@ int registry_snapshot(struct registry *r, struct snapshot *s)
 	return 0;
 }
 
-int registry_metrics(void *registry, struct byte_buf *out, bool openmetrics)
-{
-	struct snapshot s;
-	int err = registry_snapshot(registry, &s);
-
-	return err ? err : exposition_write(out, &s, openmetrics);
-}
-
 int registry_start_error(const struct registry *r)
 {
 	return r->start_error;

@@ -50,8 +50,6 @@ int registry_start_error(const struct registry *r);
 /* The values now, differences from the bases; s stays valid until the next call. */
 int registry_snapshot(struct registry *r, struct snapshot *s);
 
-/* The HTTP server's callback (http_metrics_fn): the exposition of a fresh snapshot. */
-int registry_metrics(void *registry, struct byte_buf *out, bool openmetrics);
 
 /* Drops every cgroup registration and slot, and frees r. */
 void registry_close(struct registry *r);

@@ -33,6 +33,7 @@ struct snap_value {
 struct snapshot {
 	int nr_events, nr_cgroups, nr_cpus, nr_cpu_cgroups;
 	int nr_dropped;				/* cgroups left out: the leaders' cap */
+	unsigned long long nr_not_reading;	/* socket clients hung up on: unread replies */
 	double start;				/* the machine series' _created */
 	const struct snap_event *events;
 	const struct snap_cgroup *cgroups;	/* sorted by path, "/" first */
@@ -60,14 +61,15 @@ static inline const struct snap_value *snap_own_cpu(const struct snapshot *s, in
 }
 
 /*
- * Lines of a text-format body, comments left out: the two gauges, and for each event 1 or 3
+ * Lines of a text-format body, comments left out: the two gauges and the one counter of the
+ * daemon itself, and for each event 1 or 3
  * (counted, and its enabled and running times where the PMU may multiplex it) times
  * C + G + G_cpu x C series. OpenMetrics adds a _created line to each counter series.
  */
 static inline size_t snap_nr_series(const struct snapshot *s)
 {
 	size_t per_shape = (size_t)s->nr_cpus + s->nr_cgroups +
-			   (size_t)s->nr_cpu_cgroups * s->nr_cpus, n = 2;
+			   (size_t)s->nr_cpu_cgroups * s->nr_cpus, n = 3;
 
 	for (int ev = 0; ev < s->nr_events; ev++)
 		n += (s->events[ev].scaled ? 3 : 1) * per_shape;

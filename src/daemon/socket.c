@@ -7,31 +7,27 @@
  */
 #include "socket.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
-#include <limits.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/un.h>
-#include <linux/magic.h>
 #include <unistd.h>
 
 #include "../common.h"
 #include "../counters/attr_map.h"
-#include "../events/cgroup.h"
 #include "policy.h"
+#include "log_limit.h"
 #include "proto.h"
+#include "proto_decode.h"
 #include "served.h"
+#include "socket_target.h"
 
-#define MAX_THREADS_PER_OPEN 1024
 #define HELLO_TIMEOUT_NS (5 * 1000000000ull)
 #define MAX_PEER_GROUPS 65536
 
@@ -55,6 +51,9 @@ struct conn {
 	struct peer peer;
 	struct uid_count *uc;
 	bool hello;
+	bool not_reading;	/* a reply did not fit in its socket: hung up on */
+	__u32 version;		/* of the client's last request: its replies' */
+	char log_peer[24];	/* "uid N", for the log */
 	unsigned long long accepted_ns;
 	struct client_session *sessions[CLIENT_MAX_OPENS_PER_CONN];
 	int nr_sessions;
@@ -74,6 +73,7 @@ struct client_server {
 	struct conn *conns;
 	int nr_conns;
 	struct uid_count *uids;
+	unsigned long long nr_not_reading;
 	struct bperf_reply *reply;	/* room for BPERF_PROTO_MAX_CPUS values */
 	struct bpf_perf_event_value *per_cpu;
 };
@@ -90,7 +90,7 @@ static size_t reply_size(__u32 nr_values)
  */
 static void hang_up(int fd)
 {
-	char buf[sizeof(struct bperf_req)];
+	char buf[sizeof(struct bperf_req) + 1];
 
 	shutdown(fd, SHUT_RDWR);
 	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_TRUNC) > 0)
@@ -102,14 +102,16 @@ static void send_reply(struct conn *c, __u32 session, int err, __u32 exclude_ker
 {
 	struct bperf_reply *r = c->srv->reply;
 
-	r->version = BPERF_PROTO_VERSION;
+	r->version = c->version;
 	r->type = MSG_REPLY;
 	r->session = session;
 	r->err = err;
 	r->exclude_kernel = exclude_kernel;
 	r->nr_values = nr_values;
-	/* a client that does not read its replies loses them, the daemon never waits */
-	send(c->fd, r, reply_size(nr_values), MSG_DONTWAIT | MSG_NOSIGNAL);
+	/* the daemon never waits for a client: one that leaves its replies unread is hung up on */
+	if (send(c->fd, r, reply_size(nr_values), MSG_DONTWAIT | MSG_NOSIGNAL) < 0 &&
+	    errno == EAGAIN)
+		c->not_reading = true;
 }
 
 static struct uid_count *uid_count_get(struct client_server *s, uid_t uid)
@@ -174,219 +176,6 @@ static void conn_close(struct conn *c)
 	uid_count_put(s, c->uc);
 	free(c->peer.groups);
 	free(c);
-}
-
-/* ---- targets ------------------------------------------------------------------------------ */
-
-/* The pid a pidfd names in the daemon's pid namespace: > 0, or -ESRCH / -EBADF. */
-static pid_t pidfd_pid(int fd)
-{
-	char path[64], link[64], buf[512], *p;
-	ssize_t n;
-	long pid;
-
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = readlink(path, link, sizeof(link) - 1);
-	if (n < 0)
-		return -EBADF;
-	link[n] = '\0';
-	if (strcmp(link, "anon_inode:[pidfd]") && strncmp(link, "pidfd:", 6))
-		return -EBADF;
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	if (read_text_file(path, buf, sizeof(buf)))
-		return -EBADF;
-	p = strstr(buf, "\nPid:");
-	if (!p)
-		return -EBADF;
-	pid = strtol(p + 5, NULL, 10);
-	/* -1: gone; 0: not in the daemon's namespace */
-	return pid > 0 && pid <= INT_MAX ? (pid_t)pid : -ESRCH;
-}
-
-/* A pidfd polls readable once its process has exited. */
-static bool pidfd_alive(int fd)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-
-	return poll(&pfd, 1, 0) == 0;
-}
-
-/* Appends every thread of process pid; -ESRCH when it has none, -E2BIG past the limit. */
-static int add_threads(pid_t pid, pid_t *tids, int *nr)
-{
-	char path[64];
-	struct dirent *d;
-	DIR *dir;
-	int err = -ESRCH;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	dir = opendir(path);
-	if (!dir)
-		return -ESRCH;
-	while ((d = readdir(dir))) {
-		long tid = strtol(d->d_name, NULL, 10);
-
-		if (tid <= 0)
-			continue;
-		if (*nr >= MAX_THREADS_PER_OPEN) {
-			err = -E2BIG;
-			break;
-		}
-		tids[(*nr)++] = (pid_t)tid;
-		err = 0;
-	}
-	closedir(dir);
-	return err;
-}
-
-static int online_cpus(int *cpus, int max)
-{
-	char buf[4096], *p;
-	int nr = 0;
-
-	if (read_text_file("/sys/devices/system/cpu/online", buf, sizeof(buf)))
-		return -errno;
-	for (p = buf; *p && nr < max;) {
-		long a = strtol(p, &p, 10), b = a;
-
-		if (*p == '-')
-			b = strtol(p + 1, &p, 10);
-		for (; a <= b && nr < max; a++)
-			cpus[nr++] = (int)a;
-		if (*p == ',')
-			p++;
-		else
-			break;
-	}
-	return nr;
-}
-
-struct open_target {
-	pid_t tids[MAX_THREADS_PER_OPEN];
-	int nr_tids;
-	int cpus[BPERF_PROTO_MAX_CPUS];
-	int nr_cpus;
-	pid_t exec_tgid;
-	int cgroup_fd;		/* the client's, or -1 */
-	__u64 cgroup_id;
-};
-
-/*
- * A cgroup named by the directory fd the client opened (so that its cgroup namespace does not
- * matter): its id, once it is known to be a cgroup of perf's hierarchy.
- */
-static int resolve_cgroup(int fd, struct open_target *t)
-{
-	char mnt[PATH_MAX], path[64], dir[PATH_MAX];
-	struct statfs sfs;
-	struct stat st;
-	size_t len;
-	ssize_t n;
-
-	if (fstatfs(fd, &sfs) || fstat(fd, &st) || !S_ISDIR(st.st_mode) ||
-	    (sfs.f_type != CGROUP2_SUPER_MAGIC && sfs.f_type != CGROUP_SUPER_MAGIC))
-		return -EINVAL;
-	if (cgroup_mountpoint(mnt, sizeof(mnt)))
-		return -ENODEV;
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = readlink(path, dir, sizeof(dir) - 1);
-	if (n < 0)
-		return -EINVAL;
-	dir[n] = '\0';
-	len = strlen(mnt);
-	/* another hierarchy than perf's: perf_event_open would refuse it */
-	if (strncmp(dir, mnt, len) || (dir[len] && dir[len] != '/'))
-		return -EINVAL;
-	t->cgroup_fd = fd;
-	t->cgroup_id = st.st_ino;
-	return 0;
-}
-
-/* Whether process pid (a peer) lives in the daemon's pid namespace. */
-static bool same_pid_ns(pid_t pid)
-{
-	struct stat mine, theirs;
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/%d/ns/pid", pid);
-	return !stat("/proc/self/ns/pid", &mine) && !stat(path, &theirs) &&
-	       mine.st_ino == theirs.st_ino && mine.st_dev == theirs.st_dev;
-}
-
-/*
- * -t from a kernel without pidfds of threads (before 6.9): thread ids as numbers, which mean the
- * same to the daemon only when the client is in its pid namespace.
- */
-static int tids_as_numbers(const struct bperf_req *req, const struct peer *peer,
-			   struct open_target *t)
-{
-	int i;
-
-	if (!req->nr_ids || req->nr_ids > BPERF_PROTO_MAX_IDS)
-		return -EINVAL;
-	if (!same_pid_ns(peer->pid))
-		return -EXDEV;
-	for (i = 0; i < (int)req->nr_ids; i++) {
-		if (req->ids[i] <= 0)
-			return -EINVAL;
-		t->tids[t->nr_tids++] = req->ids[i];
-	}
-	return 0;
-}
-
-/* What the OPEN names, in the daemon's namespace; 0 or -errno. */
-static int resolve_target(const struct bperf_req *req, const struct peer *peer, const int *fds,
-			  int nr_fds, struct open_target *t)
-{
-	int i, err;
-	pid_t pid;
-
-	memset(t, 0, sizeof(*t));
-	t->cgroup_fd = -1;
-	switch (req->target) {
-	case TGT_WORKLOAD:
-	case TGT_PID:
-	case TGT_TID:
-		if (req->target == TGT_TID && !nr_fds)
-			return tids_as_numbers(req, peer, t);
-		if (nr_fds < 1 || (req->target == TGT_WORKLOAD && nr_fds != 1))
-			return -EINVAL;
-		for (i = 0; i < nr_fds; i++) {
-			pid = pidfd_pid(fds[i]);
-			if (pid < 0)
-				return pid;
-			if (req->target == TGT_PID) {
-				err = add_threads(pid, t->tids, &t->nr_tids);
-				if (err)
-					return err;
-			} else {
-				t->tids[t->nr_tids++] = pid;
-			}
-		}
-		if (req->target == TGT_WORKLOAD)
-			t->exec_tgid = t->tids[0];
-		return 0;
-	case TGT_CPUS:
-	case TGT_CGROUP:
-		if (nr_fds != (req->target == TGT_CGROUP) || req->nr_ids > BPERF_PROTO_MAX_IDS)
-			return -EINVAL;
-		if (req->target == TGT_CGROUP) {
-			err = resolve_cgroup(fds[0], t);
-			if (err)
-				return err;
-		}
-		if (!req->nr_ids) {
-			t->nr_cpus = online_cpus(t->cpus, BPERF_PROTO_MAX_CPUS);
-			return t->nr_cpus > 0 ? 0 : -ENODEV;
-		}
-		for (i = 0; i < (int)req->nr_ids; i++) {
-			if (req->ids[i] < 0 || req->ids[i] >= BPERF_PROTO_MAX_CPUS)
-				return -EINVAL;
-			t->cpus[t->nr_cpus++] = req->ids[i];
-		}
-		return 0;
-	}
-	return -EINVAL;
 }
 
 /* ---- requests ----------------------------------------------------------------------------- */
@@ -570,28 +359,47 @@ static bool handle_request(struct conn *c, const struct bperf_req *req, const in
 	return true;
 }
 
-static void on_conn(void *arg, int fd, unsigned int revents)
+/* What a message that is not a request of a version the daemon speaks gets; false: hang up. */
+static bool bad_message(struct conn *c, const struct bperf_req *req, int err, ssize_t len)
+{
+	struct log_limit *log = loop_log(c->srv->loop);
+
+	if (err == -EPROTONOSUPPORT) {
+		/* every version reads the first fields: ours, and in session the oldest we speak */
+		log_limit_peer(log, c->log_peer, "protocol version %u; the daemon speaks %d to %d",
+			       req->version, BPERF_PROTO_OLDEST_VERSION, BPERF_PROTO_VERSION);
+		c->version = BPERF_PROTO_VERSION;
+		send_reply(c, BPERF_PROTO_OLDEST_VERSION, err, 0, 0);
+		return false;
+	}
+	if (err == -EPROTO) {
+		log_limit_peer(log, c->log_peer, "a malformed message (%zd bytes, version %u)", len,
+			       req->version);
+		send_reply(c, 0, err, 0, 0);
+		return false;
+	}
+	/* the OPEN's attr, refused as the kernel would */
+	log_limit_peer(log, c->log_peer, "OPEN refused: %s", strerror(-err));
+	send_reply(c, 0, err, 0, 0);
+	return true;
+}
+
+/* Receives one message and its fds (up to BPERF_PROTO_MAX_IDS, the rest closed). */
+static ssize_t receive(int fd, void *buf, size_t size, int *fds, int *nr_fds, bool *truncated)
 {
 	char cbuf[CMSG_SPACE(BPERF_PROTO_MAX_IDS * sizeof(int))];
-	struct conn *c = arg;
-	struct bperf_req req;
-	struct iovec iov = { .iov_base = &req, .iov_len = sizeof(req) };
+	struct iovec iov = { .iov_base = buf, .iov_len = size };
 	struct msghdr msg = {
 		.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
 		.msg_controllen = sizeof(cbuf),
 	};
-	int fds[BPERF_PROTO_MAX_IDS], nr_fds = 0, i;
 	struct cmsghdr *cm;
-	bool keep = true;
 	ssize_t n;
 
+	*nr_fds = 0;
 	n = recvmsg(fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return;
-	if (n < 0) {
-		conn_close(c);	/* the client is gone */
-		return;
-	}
+	if (n < 0)
+		return -errno;
 	/* before anything else: a message of no bytes (taken as the end) can carry fds too */
 	for (cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
 		int *p = (int *)CMSG_DATA(cm), k;
@@ -599,23 +407,58 @@ static void on_conn(void *arg, int fd, unsigned int revents)
 		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
 			continue;
 		for (k = 0; k < (int)((cm->cmsg_len - CMSG_LEN(0)) / sizeof(int)); k++) {
-			if (nr_fds < BPERF_PROTO_MAX_IDS)
-				fds[nr_fds++] = p[k];
+			if (*nr_fds < BPERF_PROTO_MAX_IDS)
+				fds[(*nr_fds)++] = p[k];
 			else
 				close(p[k]);
 		}
 	}
+	*truncated = msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC);
+	return n;
+}
+
+static void on_conn(void *arg, int fd, unsigned int revents)
+{
+	/* one byte more than the longest request: a longer message is truncated, and refused */
+	union {
+		struct bperf_req req;
+		unsigned char bytes[sizeof(struct bperf_req) + 1];
+	} msg;
+	struct conn *c = arg;
+	struct bperf_req req = { 0 };
+	int fds[BPERF_PROTO_MAX_IDS], nr_fds, i, err;
+	bool keep = true, truncated = false;
+	ssize_t n;
+
+	n = receive(fd, msg.bytes, sizeof(msg.bytes), fds, &nr_fds, &truncated);
+	if (n == -EAGAIN || n == -EINTR)
+		return;
+	if (n < 0) {
+		conn_close(c);	/* the client is gone */
+		return;
+	}
 	if (n == 0) {
 		keep = false;	/* EOF, or a message of no bytes: the end either way */
-	} else if (n != sizeof(req) || (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) ||
-		   req.version != BPERF_PROTO_VERSION) {
-		send_reply(c, 0, -EPROTO, 0, 0);
-		keep = false;
 	} else {
-		keep = handle_request(c, &req, fds, nr_fds);
+		err = n >= (ssize_t)sizeof(__u32) ? proto_decode(msg.bytes, n, &req) : -EPROTO;
+		if (!err && truncated)
+			err = -EPROTO;
+		/* replies in the request's version, where the daemon speaks it */
+		c->version = n >= (ssize_t)sizeof(__u32) && err != -EPROTONOSUPPORT ? req.version :
+			     BPERF_PROTO_VERSION;
+		if (err)
+			keep = bad_message(c, &req, err, n);
+		else
+			keep = handle_request(c, &req, fds, nr_fds);
 	}
 	for (i = 0; i < nr_fds; i++)
 		close(fds[i]);
+	if (c->not_reading) {
+		c->srv->nr_not_reading++;
+		log_limit_peer(loop_log(c->srv->loop), c->log_peer,
+			       "left its replies unread: hung up on");
+		keep = false;
+	}
 	if (!keep) {
 		hang_up(fd);
 		conn_close(c);
@@ -669,12 +512,14 @@ int client_server_adopt(struct client_server *s, int cfd)
 	c = xzalloc(sizeof(*c));
 	c->srv = s;
 	c->fd = cfd;
+	c->version = BPERF_PROTO_VERSION;
 	err = peer_credentials(cfd, &c->peer);
 	if (err) {
 		close(cfd);
 		free(c);
 		return err;
 	}
+	snprintf(c->log_peer, sizeof(c->log_peer), "uid %u", c->peer.uid);
 	uc = uid_count_get(s, c->peer.uid);
 	if (s->nr_conns >= CLIENT_MAX_CONNS || uc->conns >= CLIENT_MAX_CONNS_PER_UID)
 		err = -EUSERS;
@@ -718,6 +563,11 @@ static void on_timer(void *arg, int fd, unsigned int revents)
 		if (!c->hello && now - c->accepted_ns > HELLO_TIMEOUT_NS)
 			conn_close(c);
 	}
+}
+
+unsigned long long client_server_not_reading(const struct client_server *s)
+{
+	return s ? s->nr_not_reading : 0;
 }
 
 bool client_server_stats(const struct client_server *s, struct client_server_stats *st)

@@ -51,6 +51,8 @@ struct client_server_stats {
 	int max_sessions_per_user;	/* the limit max_uid_active keeps to */
 };
 
+/* Clients hung up on because a reply did not fit in their socket (NULL: 0). */
+unsigned long long client_server_not_reading(const struct client_server *s);
 /* Fills st; false when the server's own counters disagree with what it holds. */
 bool client_server_stats(const struct client_server *s, struct client_server_stats *st);
 

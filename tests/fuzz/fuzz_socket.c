@@ -8,7 +8,8 @@
  * every slot it is asked for is what the kernel check approved, for the client that asked.
  *
  * A message is 5 bytes and a body: flags (bits 0-5: one of 64 client connections, bit 6: a full
- * struct bperf_req of the right version with the body at its start, bit 7: the client hangs up
+ * struct bperf_req of version 2 with the body at its start, sent as version 1 where the length's
+ * top bit is set, bit 7: the client hangs up
  * after it), the number of fds (mod 72), their kinds (2 bits per fd, repeating: /dev/null, a
  * pidfd of this process, a pidfd of a process gone, perf's cgroup mount), the body's length
  * (16 bits, little-endian: the message's own length but for a full one, at most 64 bytes more
@@ -37,6 +38,7 @@
 
 #include "daemon/loop.h"
 #include "daemon/proto.h"
+#include "daemon/proto_v1.h"
 #include "daemon/served.h"
 #include "daemon/socket.h"
 #include "events/cgroup.h"
@@ -87,6 +89,7 @@ static struct {
 	bool cur_granted;
 	int live;			/* the fake's sessions */
 	bool checked;			/* the kernel check's last approval, not yet used */
+	__u32 reply_version;		/* what the replies to the message sent say */
 	struct policy_target chk;
 	pid_t chk_tids[1024];
 	int chk_cpus[BPERF_PROTO_MAX_CPUS];
@@ -248,12 +251,32 @@ static bool drain(int fd, int *replies)
 		if (n <= 0)
 			return false;
 		ASSERT(n >= (ssize_t)sizeof(*r) && n <= (ssize_t)sizeof(buf));
-		ASSERT(r->version == BPERF_PROTO_VERSION && r->type == MSG_REPLY);
+		/*
+		 * in the request's version where the daemon speaks it, else in its own (as is
+		 * the refusal of a connection at accept)
+		 */
+		ASSERT((r->version == F.reply_version ||
+			(r->err == -EUSERS && r->version == BPERF_PROTO_VERSION)) &&
+		       r->type == MSG_REPLY);
 		ASSERT(r->nr_values <= BPERF_PROTO_MAX_CPUS && (size_t)n == sizeof(*r) +
 		       r->nr_values * sizeof(struct bpf_perf_event_value));
 		ASSERT(r->err <= 0 && (!r->nr_values || !r->err));
 		(*replies)++;
 	}
+}
+
+/* req as a version 1 client built with this attr size (128: Debian 12's headers) sends it */
+static size_t encode_v1(const struct bperf_req *req, unsigned char *msg)
+{
+	struct bperf_req_v1_head head = { 1, req->type, req->session, req->target };
+	struct bperf_req_v1_tail tail = { .inherit = req->inherit, .nr_ids = req->nr_ids };
+
+	memcpy(tail.ids, req->ids, sizeof(tail.ids));
+	memcpy(tail.cgroup, req->cgroup, sizeof(tail.cgroup));
+	memcpy(msg, &head, sizeof(head));
+	memcpy(msg + sizeof(head), req->attr_bytes, 128);
+	memcpy(msg + sizeof(head) + 128, &tail, sizeof(tail));
+	return BPERF_PROTO_V1_LEN(128);
 }
 
 static void check_server(const struct client_server *s)
@@ -308,8 +331,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		unsigned char flags = data[off], kind = data[off + 2];
 		int nr_fds = data[off + 1] % (MAX_FDS + 1), replies = 0;
 		size_t len = data[off + 3] | data[off + 4] << 8, body;
+		/* a full message's length's top bit: sent as version 1 sent it */
+		bool as_v1 = (flags & F_FULL) && (len & 0x8000);
 		ssize_t sent;
 
+		len &= as_v1 ? 0x7fff : 0xffff;
 		off += 5;
 		body = len < size - off ? len : size - off;
 		if (flags & F_FULL) {
@@ -320,6 +346,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			req.version = BPERF_PROTO_VERSION;
 			memcpy(msg, &req, sizeof(req));
 			len = sizeof(req);
+			if (as_v1)
+				len = encode_v1(&req, msg);
 		} else {
 			len = len < sizeof(msg) ? len : sizeof(msg);
 			body = body < len ? body : len;
@@ -337,6 +365,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (conns[k] < 0)
 				continue;
 		}
+		F.reply_version = len >= 4 && msg[0] == 1 && !msg[1] && !msg[2] && !msg[3] ? 1 :
+				  BPERF_PROTO_VERSION;
 		sent = send_msg(conns[k], msg, len, kind, nr_fds);
 		run_loop(l);
 		if (!drain(conns[k], &replies))
@@ -367,8 +397,11 @@ static void put_msg(FILE *f, int conn, int flags, int nr_fds, int kinds, const v
 	unsigned char h[5] = { conn | flags, nr_fds, kinds, len & 0xff, len >> 8 };
 
 	fwrite(h, 1, sizeof(h), f);
-	fwrite(body, 1, len, f);
+	fwrite(body, 1, flags & F_FULL ? len & 0x7fff : len, f);
 }
+
+/* Seeds of version 1's messages where set */
+static bool seed_v1;
 
 static void put_req(FILE *f, int conn, int nr_fds, int kinds, __u32 type, __u32 session,
 		    const struct bperf_req *open)
@@ -385,7 +418,7 @@ static void put_req(FILE *f, int conn, int nr_fds, int kinds, __u32 type, __u32 
 	/* what follows the last byte that is not 0 stays 0 */
 	while (len && !p[len - 1])
 		len--;
-	put_msg(f, conn, F_FULL, nr_fds, kinds, &req, len);
+	put_msg(f, conn, F_FULL, nr_fds, kinds, &req, len | (seed_v1 ? 0x8000 : 0));
 }
 
 static void put_session(FILE *f, int conn, int nr_fds, int kinds, const struct bperf_req *open)
@@ -422,7 +455,9 @@ static void seed_sessions(const char *dir, const char *name, const struct bperf_
 
 static void write_seeds(const char *dir)
 {
-	struct bperf_req o = { .target = TGT_PID, .nr_ids = 1 };
+	struct bperf_req o = {
+		.target = TGT_PID, .nr_ids = 1, .attr_size = sizeof(struct perf_event_attr),
+	};
 	FILE *f;
 	int i;
 
@@ -432,6 +467,9 @@ static void write_seeds(const char *dir)
 	o.attr.exclude_kernel = 1;
 	o.attr.exclude_hv = 1;
 	seed_sessions(dir, "pid", &o, 1, FD_SELF);
+	seed_v1 = true;
+	seed_sessions(dir, "pid_v1", &o, 1, FD_SELF);
+	seed_v1 = false;
 	o.target = TGT_WORKLOAD;
 	o.inherit = 1;
 	seed_sessions(dir, "workload", &o, 1, FD_SELF);

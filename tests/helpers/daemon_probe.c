@@ -70,9 +70,7 @@ static int exchange(int sock, const void *buf, size_t len, int fd)
 
 static void req_init(struct bperf_req *req, __u32 type)
 {
-	memset(req, 0, sizeof(*req));
-	req->version = BPERF_PROTO_VERSION;
-	req->type = type;
+	proto_req_init(req, type);
 }
 
 static int hello(int sock)

@@ -165,10 +165,10 @@ echo "per-CPU series on CPUs $online for $FAMILIES"
 [ -n "$(own "$TMP/m1" page-faults /)" ] || fail "no series of what ran outside the cgroups (\"/\")"
 [ -z "$(own_cpu "$TMP/m1" page-faults "/$ROOT")" ] ||
 	fail "CPU x cgroup series that no configuration asked for"
-# the number of series: 2 gauges, and for each of the 3 events C + G series (G: "/" and the
+# the number of series: 2 gauges and a counter, and for each of the 3 events C + G series (G: "/" and the
 # counted cgroups); no comment is a series
 nr_cg=$(awk '$1 == "bperf_daemon_cgroups" { print $2 }' "$TMP/m1")
-assert_eq "$((2 + 3 * ($(wc -w <<<"$online") + nr_cg + 1)))" "$(grep -vc '^#' "$TMP/m1")" \
+assert_eq "$((3 + 3 * ($(wc -w <<<"$online") + nr_cg + 1)))" "$(grep -vc '^#' "$TMP/m1")" \
 	"series of 3 events on $(wc -w <<<"$online") CPUs and $nr_cg cgroups"
 
 # --- cgroups made and removed while it runs ------------------------------------------------
@@ -227,7 +227,7 @@ done
 [ -z "$(own_cpu "$TMP/own1" page-faults "/$ROOT/p/c")" ] ||
 	fail "CPU x cgroup series of p/c, which the configuration does not name"
 nr_cg=$(awk '$1 == "bperf_daemon_cgroups" { print $2 }' "$TMP/own1")
-assert_eq "$((2 + 3 * (ncpu + nr_cg + 1 + ncpu)))" "$(grep -vc '^#' "$TMP/own1")" \
+assert_eq "$((3 + 3 * (ncpu + nr_cg + 1 + ncpu)))" "$(grep -vc '^#' "$TMP/own1")" \
 	"series of 3 events on $ncpu CPUs, $nr_cg cgroups and one with CPU x cgroup series"
 rmdir "$MNT/$ROOT/p/c"
 wait_cgroups ABSENT "$ROOT/p/c"
@@ -338,7 +338,8 @@ config_daemon() {
 }
 # families FILE: the counter families of an exposition, on one line
 families() {
-	awk '$1 == "#" && $2 == "TYPE" && $4 == "counter" { print $3 }' "$1" | paste -sd' ' -
+	awk '$1 == "#" && $2 == "TYPE" && $4 == "counter" && $3 !~ /^bperf_daemon_/ { print $3 }' \
+		"$1" | paste -sd' ' -
 }
 printf '[stat]\n\tbpf-counter-events = page-faults\n[daemon]\n\tlisten = 127.0.0.1:0\n' \
 	>"$TMP/conf1"
@@ -445,7 +446,7 @@ wait_cgroups PRESENT "$CG"
 scrape >"$TMP/families" || fail "scrape failed"
 assert_eq "$(tr , '\n' <<<"$PACKED" | wc -l)" \
 	"$(awk '$1 == "#" && $2 == "TYPE" && $4 == "counter" && $3 !~ /_(enabled|running)_/ &&
-		$3 !~ /^bperf_cgroup_/' "$TMP/families" | wc -l)" \
+		$3 !~ /^bperf_(cgroup|daemon)_/' "$TMP/families" | wc -l)" \
 	"per-CPU counter families of the daemon of $PACKED"
 cg_exact "the packed daemon's"
 assert_eq "$(machine "$TMP/after" bperf_context_switches_total)" \

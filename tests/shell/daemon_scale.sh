@@ -55,8 +55,8 @@ scrape_to() {
 	k=$(awk '$1 == "#" && $2 == "TYPE" && $3 ~ /^bperf_cgroup_/ && $4 == "counter"' "$1" |
 		wc -l)
 	lines=$(grep -vc '^#' "$1")
-	assert_eq "$((2 + k * (NCPU + g)))" "$lines" \
-		"series of $k families on $NCPU CPUs and $g cgroups (2 + $k x ($NCPU + $g))"
+	assert_eq "$((3 + k * (NCPU + g)))" "$lines" \
+		"series of $k families on $NCPU CPUs and $g cgroups (3 + $k x ($NCPU + $g))"
 	echo "$lines"
 }
 

@@ -272,7 +272,7 @@ half_of_the_group() {
 	wait_registered "$BASE"
 }
 check half_of_the_group half_of_the_group
-check garbage probe_says garbage "err -71 err -71 err -71 err -71 err -71 err 0 err -2 err -71"
+check garbage probe_says garbage "err -71 err -93 err -93 err -93 err -71 err 0 err -2 err -71"
 
 # ---- granted: the policy group counts CPUs, kernel included --------------------------------------
 granted() {

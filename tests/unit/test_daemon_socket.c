@@ -31,6 +31,7 @@
 #include "check.h"
 #include "daemon/loop.h"
 #include "daemon/proto.h"
+#include "daemon/proto_v1.h"
 #include "daemon/socket.h"
 
 #define NAME "test_daemon_socket"
@@ -102,40 +103,172 @@ static int exchange(int sock, const void *buf, size_t len, int fd)
 
 static int request(int sock, __u32 type, __u32 session)
 {
-	struct bperf_req req = { .version = BPERF_PROTO_VERSION, .type = type, .session = session };
+	struct bperf_req req;
 
+	proto_req_init(&req, type);
+	req.session = session;
 	return exchange(sock, &req, sizeof(req), -1);
 }
 
-/* OPEN of this process's page faults; sample: with a sample period */
-static int open_self(int sock, bool sample)
+/* req as a version 1 client sent it, with an attr of attr_size bytes */
+static int exchange_v1(int sock, const struct bperf_req *req, size_t attr_size, int fd)
 {
-	struct bperf_req req = { .version = BPERF_PROTO_VERSION, .type = MSG_OPEN };
+	struct bperf_req_v1_head head = { 1, req->type, req->session, req->target };
+	struct bperf_req_v1_tail tail = { .inherit = req->inherit, .nr_ids = req->nr_ids };
+	unsigned char msg[BPERF_PROTO_V1_LEN(BPERF_PROTO_ATTR_BYTES)];
+
+	memcpy(msg, &head, sizeof(head));
+	memcpy(msg + sizeof(head), req->attr_bytes, attr_size);
+	memcpy(msg + sizeof(head) + attr_size, &tail, sizeof(tail));
+	return exchange(sock, msg, BPERF_PROTO_V1_LEN(attr_size), fd);
+}
+
+/* OPEN of this process's page faults; sample: with a sample period */
+static void self_open_req(struct bperf_req *req, bool sample)
+{
+	proto_req_init(req, MSG_OPEN);
+	req->target = TGT_PID;
+	req->nr_ids = 1;
+	req->attr.type = PERF_TYPE_SOFTWARE;
+	req->attr.size = sizeof(req->attr);
+	req->attr.config = PERF_COUNT_SW_PAGE_FAULTS;
+	req->attr.exclude_kernel = 1;
+	req->attr.exclude_hv = 1;
+	if (sample)
+		req->attr.sample_period = 1;
+}
+
+/* The OPEN, in version 2 with the attr's size attr_size, or (v1) as version 1 sent it */
+static int open_req(int sock, const struct bperf_req *req, bool v1)
+{
 	int pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0), err;
 
-	req.target = TGT_PID;
-	req.nr_ids = 1;
-	req.attr.type = PERF_TYPE_SOFTWARE;
-	req.attr.size = sizeof(req.attr);
-	req.attr.config = PERF_COUNT_SW_PAGE_FAULTS;
-	req.attr.exclude_kernel = 1;
-	req.attr.exclude_hv = 1;
-	if (sample)
-		req.attr.sample_period = 1;
-	err = exchange(sock, &req, sizeof(req), pidfd);
+	if (v1)
+		err = exchange_v1(sock, req, 128, pidfd);
+	else
+		err = exchange(sock, req, sizeof(*req), pidfd);
 	close(pidfd);
 	return err;
 }
 
-static void client_checks(const char *path)
+static int open_self(int sock, bool sample)
 {
-	struct bperf_req req = { .version = BPERF_PROTO_VERSION, .type = MSG_HELLO };
+	struct bperf_req req;
+
+	self_open_req(&req, sample);
+	return open_req(sock, &req, false);
+}
+
+/* A session of this process's page faults: 100 touched pages read as 100 */
+static void count_pages(int s, __u32 session, __u32 version)
+{
 	long page = sysconf(_SC_PAGESIZE);
-	__u32 session;
+	struct bperf_req req;
 	__u64 before;
 	char *mem;
-	int s, i;
+	int i;
 
+	proto_req_init(&req, MSG_READ);
+	req.session = session;
+	CHECK_EQ("ENABLE", 0, request(s, MSG_ENABLE, session));
+	CHECK_EQ("READ", 0, version == 1 ? exchange_v1(s, &req, 128, -1) : request(s, MSG_READ,
+											   session));
+	CHECK_EQ("the reply's version", version, REPLY->version);
+	before = REPLY->values[0].counter;
+	mem = mmap(NULL, 100 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	for (i = 0; i < 100; i++)
+		mem[i * page] = 1;
+	CHECK_EQ("READ after 100 pages", 0, request(s, MSG_READ, session));
+	CHECK_EQ("one value for a process", 1, REPLY->nr_values);
+	CHECK_EQ("its page faults", 100, REPLY->values[0].counter - before);
+	munmap(mem, 100 * page);
+}
+
+/*
+ * Version 1's requests (a 128-byte attr: Debian 12's headers) served in version 1; a version
+ * the daemon does not speak told both of its versions; attrs taken as the kernel takes them.
+ */
+static void version_checks(const char *path)
+{
+	struct bperf_req req;
+	int s;
+
+	proto_req_init(&req, MSG_HELLO);
+	req.version = 3;
+	s = connect_to(path);
+	CHECK_EQ("version 3", -EPROTONOSUPPORT, exchange(s, &req, sizeof(req), -1));
+	CHECK_EQ("the daemon's newest version", BPERF_PROTO_VERSION, REPLY->version);
+	CHECK_EQ("... and its oldest", BPERF_PROTO_OLDEST_VERSION, REPLY->session);
+	close(s);
+
+	s = connect_to(path);
+	proto_req_init(&req, MSG_HELLO);
+	CHECK_EQ("version 1: HELLO", 0, exchange_v1(s, &req, 128, -1));
+	CHECK_EQ("version 1: its reply's version", 1, REPLY->version);
+	self_open_req(&req, false);
+	if (CHECK_EQ("version 1: OPEN of itself", 0, open_req(s, &req, true))) {
+		count_pages(s, REPLY->session, 1);
+		CHECK_EQ("version 2 on the same connection: CLOSE", 0,
+			 request(s, MSG_CLOSE, REPLY->session));
+	}
+	self_open_req(&req, false);
+	CHECK_EQ("version 1 with a 136-byte attr (6.3+ headers)", 0,
+		 exchange_v1(s, &req, 136, (int)syscall(SYS_pidfd_open, getpid(), 0)));
+	CHECK_EQ("version 1: a message of no attr size", -EPROTO,
+		 exchange_v1(s, &req, 100, -1));
+	close(s);
+
+	s = connect_to(path);
+	CHECK_EQ("HELLO", 0, request(s, MSG_HELLO, 0));
+	self_open_req(&req, false);
+	req.attr_size = PERF_ATTR_SIZE_VER0;
+	CHECK_EQ("an attr of the first size (64 bytes)", 0, open_req(s, &req, false));
+	req.attr_size = 32;
+	CHECK_EQ("an attr shorter than the first", -EINVAL, open_req(s, &req, false));
+	req.attr_size = sizeof(req.attr) + 8;
+	CHECK_EQ("a longer attr, its tail zero", 0, open_req(s, &req, false));
+	req.attr_bytes[sizeof(req.attr) + 3] = 1;
+	CHECK_EQ("a longer attr with a field this daemon does not know", -E2BIG,
+		 open_req(s, &req, false));
+	req.attr_size = BPERF_PROTO_ATTR_BYTES + 8;
+	CHECK_EQ("an attr longer than a request holds", -E2BIG, open_req(s, &req, false));
+	CHECK_EQ("the connection goes on", 0, request(s, MSG_HELLO, 0));
+	close(s);
+}
+
+/* A client that sends READs and never reads a reply is hung up on, not left with gaps. */
+static void not_reading_checks(const char *path)
+{
+	struct bperf_req req;
+	int s = connect_to(path), i;
+	__u32 session;
+
+	CHECK_EQ("HELLO", 0, request(s, MSG_HELLO, 0));
+	if (!CHECK_EQ("OPEN of itself", 0, open_self(s, false)))
+		goto out;
+	session = REPLY->session;
+	proto_req_init(&req, MSG_READ);
+	req.session = session;
+	for (i = 0; i < 100000; i++)
+		if (proto_send(s, &req, sizeof(req), NULL, 0) < 0)
+			break;
+	CHECK_MSG("hung up on before 100,000 unread replies", i < 100000, "%d sent", i);
+	/* every reply queued before the end is whole, then the end */
+	for (i = 0; recv(s, reply_buf, sizeof(reply_buf), MSG_DONTWAIT) > 0; i++)
+		;
+	CHECK_MSG("the replies queued, then the end", i > 0 && recv(s, reply_buf, 1, 0) <= 0,
+		  "%d replies", i);
+out:
+	close(s);
+}
+
+static void client_checks(const char *path)
+{
+	struct bperf_req req;
+	__u32 session;
+	int s;
+
+	proto_req_init(&req, MSG_HELLO);
 	s = connect_to(path);
 	if (!CHECK("connect", s >= 0))
 		return;
@@ -146,8 +279,8 @@ static void client_checks(const char *path)
 	CHECK_EQ("a short message", -EPROTO, exchange(s, &req, sizeof(req) - 1, -1));
 	close(s);
 	s = connect_to(path);
-	req.version = 2;
-	CHECK_EQ("another version", -EPROTO, exchange(s, &req, sizeof(req), -1));
+	req.version = 3;
+	CHECK_EQ("another version", -EPROTONOSUPPORT, exchange(s, &req, sizeof(req), -1));
 	close(s);
 	s = connect_to(path);
 	CHECK_EQ("HELLO", 0, request(s, MSG_HELLO, 0));
@@ -156,16 +289,7 @@ static void client_checks(const char *path)
 	if (!CHECK_EQ("OPEN of itself", 0, open_self(s, false)))
 		goto out;
 	session = REPLY->session;
-	CHECK_EQ("ENABLE", 0, request(s, MSG_ENABLE, session));
-	CHECK_EQ("READ", 0, request(s, MSG_READ, session));
-	before = REPLY->values[0].counter;
-	mem = mmap(NULL, 100 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	for (i = 0; i < 100; i++)
-		mem[i * page] = 1;
-	CHECK_EQ("READ after 100 pages", 0, request(s, MSG_READ, session));
-	CHECK_EQ("one value for a process", 1, REPLY->nr_values);
-	CHECK_EQ("its page faults", 100, REPLY->values[0].counter - before);
-	munmap(mem, 100 * page);
+	count_pages(s, session, BPERF_PROTO_VERSION);
 	CHECK_EQ("CLOSE", 0, request(s, MSG_CLOSE, session));
 	CHECK_EQ("READ after CLOSE", -ENOENT, request(s, MSG_READ, session));
 out:
@@ -176,9 +300,10 @@ out:
  * short one, and one with more fds than the protocol takes (the kernel drops the rest). */
 static int send_fds(int sock, size_t len, int nr_fds)
 {
-	struct bperf_req req = { .version = BPERF_PROTO_VERSION, .type = MSG_HELLO };
+	struct bperf_req req;
 	int fds[BPERF_PROTO_MAX_IDS + 1], i, err;
 
+	proto_req_init(&req, MSG_HELLO);
 	for (i = 0; i < nr_fds; i++)
 		fds[i] = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	err = proto_send(sock, &req, len, fds, nr_fds) < 0 ? -errno : 0;
@@ -329,6 +454,8 @@ int main(int argc, char **argv)
 	CHECK("the client's checks (as nobody)", run_as_nobody(client_checks, path));
 	fds_before = open_fds(server);
 	CHECK("fd passing (as nobody)", run_as_nobody(fd_passing_client, path));
+	CHECK("protocol versions (as nobody)", run_as_nobody(version_checks, path));
+	CHECK("a client that does not read (as nobody)", run_as_nobody(not_reading_checks, path));
 	CHECK_EQ("the server's fds after fds it did not ask for", fds_before, open_fds(server));
 	kill(server, SIGTERM);
 	waitpid(server, &status, 0);

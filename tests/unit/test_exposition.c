@@ -164,6 +164,7 @@ static const struct snap_value small_own[] = {
 static const struct snap_value small_own_cpu[] = { { 17 }, { 5 }, { 7, 1, 0 } };
 static const struct snapshot small = {
 	.nr_events = 3, .nr_cgroups = 2, .nr_cpus = 1, .nr_cpu_cgroups = 1, .nr_dropped = 4,
+	.nr_not_reading = 2,
 	.start = 1795680000.123,
 	.events = small_events, .cgroups = small_cgroups, .cpus = small_cpus,
 	.cpu_cgroups = small_cpu_cgroups,
@@ -180,6 +181,10 @@ static const char small_text[] =
 	"taken.\n"
 	"# TYPE bperf_daemon_cgroups_dropped gauge\n"
 	"bperf_daemon_cgroups_dropped 4\n"
+	"# HELP bperf_daemon_clients_not_reading_total Socket clients disconnected because they "
+	"left their replies unread.\n"
+	"# TYPE bperf_daemon_clients_not_reading_total counter\n"
+	"bperf_daemon_clients_not_reading_total 2\n"
 	"# HELP bperf_page_faults_total Count of perf event page-faults on each CPU.\n"
 	"# TYPE bperf_page_faults_total counter\n"
 	"bperf_page_faults_total{cpu=\"3\"} 91234\n"
@@ -252,6 +257,11 @@ static const char small_openmetrics_head[] =
 	"# HELP bperf_daemon_cgroups_dropped Cgroups not counted: the leaders' cgroups were all "
 	"taken.\n"
 	"bperf_daemon_cgroups_dropped 4\n"
+	"# TYPE bperf_daemon_clients_not_reading counter\n"
+	"# HELP bperf_daemon_clients_not_reading Socket clients disconnected because they left "
+	"their replies unread.\n"
+	"bperf_daemon_clients_not_reading_total 2\n"
+	"bperf_daemon_clients_not_reading_created 1795680000.123\n"
 	"# TYPE bperf_page_faults counter\n"
 	"# HELP bperf_page_faults Count of perf event page-faults on each CPU.\n"
 	"bperf_page_faults_total{cpu=\"3\"} 91234\n"
