@@ -277,6 +277,10 @@ static int refused(const struct counter *c, const struct bperf_req *req, const c
 	case -ESRCH:
 		snprintf(why, sizeof(why), "no such process");
 		break;
+	case -EAGAIN:
+		snprintf(why, sizeof(why), "this user's requests are over their rate (too many "
+			 "refused: try again in a second)");
+		break;
 	case -EXDEV:
 		snprintf(why, sizeof(why), "thread ids from another pid namespace (-t there needs "
 			 "Linux 6.9, which has pidfds of threads)");

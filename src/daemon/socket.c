@@ -27,6 +27,7 @@
 #include "proto_decode.h"
 #include "served.h"
 #include "socket_target.h"
+#include "uid_bucket.h"
 
 #define HELLO_TIMEOUT_NS (5 * 1000000000ull)
 #define MAX_PEER_GROUPS 65536
@@ -74,6 +75,7 @@ struct client_server {
 	int nr_conns;
 	struct uid_count *uids;
 	unsigned long long nr_not_reading;
+	struct uid_buckets buckets;
 	struct bperf_reply *reply;	/* room for BPERF_PROTO_MAX_CPUS values */
 	struct bpf_perf_event_value *per_cpu;
 };
@@ -217,6 +219,44 @@ static int check_open(struct conn *c, const struct bperf_req *req, const struct 
 	return s->served.ops->kernel_check(&c->peer, &attr, &pt);
 }
 
+/*
+ * Whether the OPEN may have its slot: the limits, the attr, the target as the kernel sees it for
+ * the peer. Refusals cost the peer's uid tokens; with none left, nothing is checked at all.
+ */
+static int admit_open(struct conn *c, const struct bperf_req *req, const int *fds, int nr_fds,
+		      struct open_target *t)
+{
+	struct client_server *s = c->srv;
+	int i, err;
+
+	if (!uid_bucket_take(&s->buckets, c->peer.uid, 1, now_ns())) {
+		log_limit_peer(loop_log(s->loop), c->log_peer, "OPEN refused: over its rate");
+		return -EAGAIN;
+	}
+	if (c->nr_sessions >= CLIENT_MAX_OPENS_PER_CONN)
+		err = -EUSERS;
+	else if (!c->nr_sessions && c->peer.uid && c->uc->active >= s->max_sessions)
+		err = -EUSERS;
+	else
+		err = policy_check_attr(&req->attr);
+	if (!err)
+		err = resolve_target(req, &c->peer, fds, nr_fds, t);
+	if (!err)
+		err = check_open(c, req, t);
+	/* the processes meant are still those the pidfds name (no pid was reused meanwhile) */
+	for (i = 0; i < nr_fds && !err && t->cgroup_fd < 0; i++)
+		if (!pidfd_alive(fds[i]))
+			err = -ESRCH;
+	/* gone or not the peer's: the same answer, so that no reply says which */
+	if (err == -ESRCH && (req->target == TGT_PID || req->target == TGT_TID))
+		err = -EACCES;
+	if (err) {
+		uid_bucket_take(&s->buckets, c->peer.uid, UID_BUCKET_REFUSAL_COST, now_ns());
+		log_limit_peer(loop_log(s->loop), c->log_peer, "OPEN refused: %s", strerror(-err));
+	}
+	return err;
+}
+
 static int do_open(struct conn *c, const struct bperf_req *req, const int *fds, int nr_fds,
 		   __u32 *id)
 {
@@ -226,21 +266,8 @@ static int do_open(struct conn *c, const struct bperf_req *req, const int *fds, 
 	struct open_target *t;
 	int i, slot, err;
 
-	if (c->nr_sessions >= CLIENT_MAX_OPENS_PER_CONN)
-		return -EUSERS;
-	if (!c->nr_sessions && c->peer.uid && c->uc->active >= s->max_sessions)
-		return -EUSERS;
-	err = policy_check_attr(&req->attr);
-	if (err)
-		return err;
 	t = xzalloc(sizeof(*t));
-	err = resolve_target(req, &c->peer, fds, nr_fds, t);
-	if (!err)
-		err = check_open(c, req, t);
-	/* the processes meant are still those the pidfds name (no pid was reused meanwhile) */
-	for (i = 0; i < nr_fds && !err && t->cgroup_fd < 0; i++)
-		if (!pidfd_alive(fds[i]))
-			err = -ESRCH;
+	err = admit_open(c, req, fds, nr_fds, t);
 	if (err)
 		goto out;
 	cs = xzalloc(sizeof(*cs));

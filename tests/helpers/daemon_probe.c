@@ -9,6 +9,8 @@
  *	daemon_probe SOCKET sample	OPEN of its own process with a sampling attr
  *	daemon_probe SOCKET kernel	OPEN of its own process counting the kernel too
  *	daemon_probe SOCKET pid PID	OPEN of process PID (page-faults:u)
+ *	daemon_probe SOCKET refuse PID N	N OPENs of process PID on one connection
+ *	daemon_probe SOCKET tidnum TID	OPEN of thread TID named by its number (no pidfd)
  *	daemon_probe SOCKET connects N	N connections, each HELLO then close
  *	daemon_probe SOCKET hold	OPEN of its own process, then "ready" and sleep until killed
  *	daemon_probe SOCKET many N	N connections kept open, each HELLO: the last one's reply
@@ -118,6 +120,23 @@ static int open_pid(int sock, pid_t pid, int tweak)
 	return err;
 }
 
+/* OPEN of thread tid named by its number (as -t before Linux 6.9), counting page-faults:u */
+static int open_tid_number(int sock, pid_t tid)
+{
+	struct bperf_req req;
+
+	req_init(&req, MSG_OPEN);
+	req.target = TGT_TID;
+	req.nr_ids = 1;
+	req.ids[0] = tid;
+	req.attr.type = PERF_TYPE_SOFTWARE;
+	req.attr.size = sizeof(req.attr);
+	req.attr.config = PERF_COUNT_SW_PAGE_FAULTS;
+	req.attr.exclude_kernel = 1;
+	req.attr.exclude_hv = 1;
+	return exchange(sock, &req, sizeof(req), -1);
+}
+
 static void garbage(const char *path)
 {
 	struct bperf_req req;
@@ -220,6 +239,13 @@ int main(int argc, char **argv)
 		return open_pid(s, getpid(), 'k') ? 1 : 0;
 	if (!strcmp(argv[2], "pid") && argc > 3)
 		return open_pid(s, atoi(argv[3]), 0) ? 1 : 0;
+	if (!strcmp(argv[2], "refuse") && argc > 4) {
+		for (i = 0; i < atoi(argv[4]); i++)
+			open_pid(s, atoi(argv[3]), 0);
+		return 0;
+	}
+	if (!strcmp(argv[2], "tidnum") && argc > 3)
+		return open_tid_number(s, atoi(argv[3])) ? 1 : 0;
 	if (!strcmp(argv[2], "hold")) {
 		if (open_pid(s, getpid(), 0))
 			return 1;

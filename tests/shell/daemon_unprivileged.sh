@@ -272,6 +272,41 @@ half_of_the_group() {
 	wait_registered "$BASE"
 }
 check half_of_the_group half_of_the_group
+# Another user's process (not root's) is refused as root's is, with -p and -t; a thread named by
+# its number (as -t before Linux 6.9) gets the same reply whether it is another user's or no
+# thread at all, so the daemon tells nobody which pids exist
+setpriv --reuid=4242 --regid=4242 --clear-groups sleep 600 >/dev/null 2>&1 &
+other_pid=$!
+BG_PIDS+=("$other_pid")
+for _ in $(seq 100); do
+	[ "$(stat -c %u "/proc/$other_pid" 2>/dev/null)" = 4242 ] && break
+	sleep 0.02
+done
+check other_pid refused "$perm process id $other_pid: not permitted" -p "$other_pid" sleep 0.1
+check other_tid refused "$perm thread id $other_pid: not permitted" -t "$other_pid" sleep 0.1
+free_tid=$(( $(cat /proc/sys/kernel/pid_max) - 1 ))
+while [ -e "/proc/$free_tid" ]; do free_tid=$((free_tid - 1)); done
+check other_tid_number probe_says tidnum "$other_pid" "err 0 err -13"
+check no_tid_number probe_says tidnum "$free_tid" "err 0 err -13"
+
+# 1,000 refused OPENs on one connection: the first few are checked (a helper forked for each),
+# the rest answered -EAGAIN with no work (uid_bucket.h: 20 tokens a refusal, a burst of 400, 200
+# a second); the user gets its rate back within 2 s, other users keep theirs meanwhile
+refusal_rate() {
+	local eacces eagain
+
+	nobody "$PROBE" "$SOCK" refuse "$root_pid" 1000 >"$TMP/refuse"
+	eacces=$(grep -c '^err -13$' "$TMP/refuse")
+	eagain=$(grep -c '^err -11$' "$TMP/refuse")
+	echo "1000 refused OPENs: $eacces checked, $eagain over the rate"
+	assert_eq 1000 "$((eacces + eagain))" "refusals of 1000 OPENs ($(sort "$TMP/refuse" |
+		uniq -c | paste -sd' ' -))"
+	[ "$eacces" -ge 19 ] && [ "$eacces" -le 60 ] ||
+		fail "$eacces of 1000 refused OPENs checked, not 19 to 60"
+	sleep 2
+	counted -p "$own_pid"
+}
+check refusal_rate refusal_rate
 check garbage probe_says garbage "err -71 err -93 err -93 err -93 err -71 err 0 err -2 err -71"
 
 # ---- granted: the policy group counts CPUs, kernel included --------------------------------------
