@@ -82,7 +82,7 @@ struct registry {
 	double start;
 	bool walked;		/* the first walk's cgroups are there: later ones are new */
 	bool cg_warned;		/* said once why cgroups cannot be counted */
-	bool bases_missing;	/* some cgroups are no_base: registered again at the next snapshot */
+	bool bases_missing;	/* some cgroups are no_base: registered at the next snapshot */
 	bool base_warned;	/* said once that bases could not be read, until they can again */
 	struct bpf_perf_event_value *buf;	/* [possible CPUs] */
 	struct bpf_perf_event_value *sums;	/* [cgroup][member]: leader_cg_sum's */
