@@ -12,6 +12,9 @@ REPO_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 : "${PERF:=/usr/bin/perf}"
 : "${WORKLOADS:=$REPO_TOP/.output/workloads}"
 export BPERF PERF WORKLOADS
+# what the daemon's tests start `bperf daemon` under (tools/check: tools/run-as-unit, the unit's
+# limits); unquoted where used, empty by default
+DAEMON_WRAP=${BPERF_DAEMON_WRAP:-}
 
 fail() {
 	echo "FAIL: $*" >&2

@@ -35,8 +35,8 @@ daemon_start() {
 	local name=$1 listen=127.0.0.1:${DAEMON_PORT:-0}
 
 	shift
-	"$BPERF" daemon --listen "$listen" --socket none --bpf-attr-map "$SHARED_MAP" "$@" \
-		>"$TMP/$name.out" 2>"$TMP/$name.err" &
+	$DAEMON_WRAP "$BPERF" daemon --listen "$listen" --socket none --bpf-attr-map "$SHARED_MAP" \
+		"$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
 	DAEMON_PID=$!
 	BG_PIDS+=("$DAEMON_PID")
 	DAEMON_ADDR=$(daemon_says "$DAEMON_PID" "$TMP/$name.err" 'listening on ' \

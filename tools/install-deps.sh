@@ -29,6 +29,9 @@ PACKAGES=(
 	# (tests/shell/daemon_*.sh), promtool checks and tests the shipped rules
 	# (tests/shell/prom_rules.sh), curl fetches /metrics (bench/scrape)
 	prometheus curl
+	# systemd-analyze security/verify check tools/bperf-daemon.service
+	# (tests/shell/unit_security.sh); setpriv and prlimit apply its limits (tools/run-as-unit)
+	systemd util-linux
 )
 LOCALES=(en_US.UTF-8 de_DE.UTF-8)
 

@@ -400,8 +400,10 @@ static void snapshot_cgroups(struct registry *r)
 
 int registry_snapshot(struct registry *r, struct snapshot *s)
 {
-	int nr_shown = 1 + r->nr_counted, ev, err;
+	int nr_shown, ev, err;
 
+	registry_retry_bases(r);
+	nr_shown = 1 + r->nr_counted;
 	snapshot_storage(r, nr_shown);
 	snapshot_cgroups(r);
 	err = registry_sync(r);

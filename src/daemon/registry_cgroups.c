@@ -264,7 +264,10 @@ static int read_cpu_values(struct registry *r, const struct reg_cgroup *cg,
 	return err;
 }
 
-/* Per-CPU bases for the cgroups that need them and have none (registered, or newly needed). */
+/*
+ * Per-CPU bases for the cgroups that need them and have none (registered, or newly needed); a
+ * cgroup whose values cannot be read has none (drop_baseless()).
+ */
 static void take_cpu_bases(struct registry *r)
 {
 	size_t n = (size_t)r->nr_events * r->cpus.nr;
@@ -276,12 +279,13 @@ static void take_cpu_bases(struct registry *r)
 		if (!wants_cpu_values(r, cg) || cg->cpu_base)
 			continue;
 		now = xzalloc(n * sizeof(*now));
-		cg->cpu_base = xzalloc(n * sizeof(*cg->cpu_base));
-		cg->cpu_now = xzalloc(n * sizeof(*cg->cpu_now));
-		if (!read_cpu_values(r, cg, NULL, now))
+		if (!read_cpu_values(r, cg, NULL, now)) {
+			cg->cpu_base = xzalloc(n * sizeof(*cg->cpu_base));
+			cg->cpu_now = xzalloc(n * sizeof(*cg->cpu_now));
 			for (size_t k = 0; k < n; k++)
 				cg->cpu_base[k] = (struct bpf_perf_event_value){
 					now[k].count, now[k].enabled, now[k].running };
+		}
 		free(now);
 	}
 }
@@ -342,19 +346,11 @@ static struct reg_cgroup **counted_list(struct registry *r, int *nr)
 	return cgs;
 }
 
-/* Bases (sums over the CPUs, now) of the counted cgroups that have none yet. */
-static void take_bases(struct registry *r)
+/* The sums over the CPUs now of cgs[0..nr), as their bases; 0 or -errno. */
+static int read_bases(struct registry *r, struct reg_cgroup **cgs, int nr)
 {
-	struct reg_cgroup **cgs = xzalloc((r->nr_cgroups + 1) * sizeof(*cgs));
-	int nr = 0, err = registry_sync(r);
+	int err = registry_sync(r);
 
-	for (int i = 0; i < r->nr_cgroups; i++)
-		if (r->cgroups[i].counted && !r->cgroups[i].base)
-			cgs[nr++] = &r->cgroups[i];
-	for (int k = 0; k < nr; k++) {
-		cgs[k]->base = xzalloc(r->nr_events * sizeof(*cgs[k]->base));
-		cgs[k]->folded = xzalloc(r->nr_events * sizeof(*cgs[k]->folded));
-	}
 	for (int l = 0; l < r->nr_leaders && nr && !err; l++) {
 		__u32 nr_members = leader_nr_members(&r->leaders[l].h);
 
@@ -364,10 +360,97 @@ static void take_bases(struct registry *r)
 				cgs[k]->base[ev] = r->sums[(size_t)k * nr_members +
 							   r->events[ev].member];
 	}
-	if (err)
-		pr_err("bperf daemon: cannot read the new cgroups' counts: %s", strerror(-err));
+	return err;
+}
+
+static bool has_bases(const struct registry *r, const struct reg_cgroup *cg)
+{
+	return cg->base && (!wants_cpu_values(r, cg) || cg->cpu_base);
+}
+
+/*
+ * The counted cgroups with no bases (they could not be read): counted from 0 they would show
+ * absolute counts, so they are not counted (nor exported) until registry_retry_bases() takes
+ * their bases. Says so once until every base is read again. Returns how many.
+ */
+static int drop_baseless(struct registry *r, int err)
+{
+	struct attr_map map;
+	bool locked = false;
+	int nr = 0;
+
+	for (int i = 0; i < r->nr_cgroups; i++) {
+		struct reg_cgroup *cg = &r->cgroups[i];
+
+		if (!cg->counted || has_bases(r, cg))
+			continue;
+		if (!nr++)
+			locked = !attr_map_open_locked(&map, r->map_path);
+		cgroup_unregister(r, cg, locked);
+		free(cg->base);
+		free(cg->cpu_base);
+		free(cg->cpu_now);
+		cg->base = NULL;
+		cg->cpu_base = NULL;
+		cg->cpu_now = NULL;
+		cg->no_base = true;
+	}
+	if (locked)
+		attr_map_close(&map);
+	if (nr && !r->base_warned)
+		pr_err("bperf daemon: cannot read the counts of %d new cgroup(s): %s (left out, "
+		       "tried again at the next scrape)", nr, strerror(err ? -err : EIO));
+	if (nr)
+		r->bases_missing = true;
+	else if (!r->bases_missing)
+		r->base_warned = false;
+	r->base_warned |= nr > 0;
+	if (nr)
+		link_cgroups(r);
+	return nr;
+}
+
+/* Bases (sums over the CPUs, now) of the counted cgroups that have none yet. */
+static void take_bases(struct registry *r)
+{
+	struct reg_cgroup **cgs = xzalloc((r->nr_cgroups + 1) * sizeof(*cgs));
+	int nr = 0, err;
+
+	for (int i = 0; i < r->nr_cgroups; i++)
+		if (r->cgroups[i].counted && !r->cgroups[i].base)
+			cgs[nr++] = &r->cgroups[i];
+	for (int k = 0; k < nr; k++) {
+		cgs[k]->base = xzalloc(r->nr_events * sizeof(*cgs[k]->base));
+		if (!cgs[k]->folded)
+			cgs[k]->folded = xzalloc(r->nr_events * sizeof(*cgs[k]->folded));
+	}
+	err = read_bases(r, cgs, nr);
+	for (int k = 0; k < nr && err; k++) {
+		free(cgs[k]->base);
+		cgs[k]->base = NULL;
+	}
 	free(cgs);
 	take_cpu_bases(r);
+	drop_baseless(r, err);
+}
+
+void registry_retry_bases(struct registry *r)
+{
+	struct attr_map map;
+
+	if (!r->bases_missing || attr_map_open_locked(&map, r->map_path))
+		return;
+	for (int i = 0; i < r->nr_cgroups; i++) {
+		if (!r->cgroups[i].no_base)
+			continue;
+		r->cgroups[i].no_base = false;
+		cgroup_register(r, &r->cgroups[i]);
+	}
+	attr_map_close(&map);
+	r->bases_missing = false;
+	mark_per_cpu(r);
+	link_cgroups(r);
+	take_bases(r);
 }
 
 /*

@@ -46,6 +46,7 @@ struct reg_cgroup {
 	bool tried;		/* registration was tried (else: the attr map was not locked) */
 	bool dropped;		/* refused: the leaders' cgroups are all taken (tried later) */
 	bool per_cpu;		/* its CPU x cgroup series are exported */
+	bool no_base;		/* its bases could not be read: not counted until they are */
 	int parent;		/* its nearest counted ancestor in registry.cgroups, -1: none */
 	int pos;		/* counted: its place in the snapshot's cgroups (0 is "/") */
 	int cpu_pos;		/* per_cpu: its place among the CPU x cgroup series */
@@ -81,6 +82,8 @@ struct registry {
 	double start;
 	bool walked;		/* the first walk's cgroups are there: later ones are new */
 	bool cg_warned;		/* said once why cgroups cannot be counted */
+	bool bases_missing;	/* some cgroups are no_base: registered at the next snapshot */
+	bool base_warned;	/* said once that bases could not be read, until they can again */
 	struct bpf_perf_event_value *buf;	/* [possible CPUs] */
 	struct bpf_perf_event_value *sums;	/* [cgroup][member]: leader_cg_sum's */
 	struct reg_delta *totals;		/* [cgroup]: one event's, scratch */
@@ -102,6 +105,8 @@ int registry_sync(struct registry *r);
 /* Series per CPU x cgroup for each cgroup that has them: 1 or 3 per event. */
 int registry_series_per_cpu_cgroup(const struct registry *r);
 /* The cgroups' own counts into the snapshot's storage (registry_cgroups.c). */
+/* The no_base cgroups registered again and their bases taken, before a snapshot. */
+void registry_retry_bases(struct registry *r);
 int registry_read_cgroups(struct registry *r);
 void registry_free_cgroups(struct registry *r);
 

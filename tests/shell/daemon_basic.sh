@@ -50,8 +50,8 @@ start_daemon() {
 	local port=${1:-0}
 
 	shift
-	"$BPERF" daemon -v --listen "127.0.0.1:$port" --socket none --bpf-attr-map "$SHARED_MAP" \
-		--cgroup-root "$ROOT" -e "$EVENTS" "$@" 2>"$TMP/daemon.err" &
+	$DAEMON_WRAP "$BPERF" daemon -v --listen "127.0.0.1:$port" --socket none \
+		--bpf-attr-map "$SHARED_MAP" --cgroup-root "$ROOT" -e "$EVENTS" "$@" 2>"$TMP/daemon.err" &
 	DPID=$!
 	BG_PIDS+=("$DPID")
 	PORT=$(daemon_addr "$DPID" "$TMP/daemon.err") || fail "the daemon did not start"
@@ -327,7 +327,7 @@ echo "SIGKILL: nothing left after the next session; a new daemon listens on port
 config_daemon() {
 	local cpid cport
 
-	PERF_CONFIG=$1 "$BPERF" daemon --bpf-attr-map "$SHARED_MAP" 2>"$TMP/conf.err" &
+	PERF_CONFIG=$1 $DAEMON_WRAP "$BPERF" daemon --bpf-attr-map "$SHARED_MAP" 2>"$TMP/conf.err" &
 	cpid=$!
 	BG_PIDS+=("$cpid")
 	cport=$(daemon_addr "$cpid" "$TMP/conf.err") || fail "no daemon with config $1"
@@ -357,8 +357,8 @@ assert_eq "bperf_context_switches_total bperf_cgroup_context_switches_total" \
 echo "config: stat.bpf-counter-events, daemon.events, listen, socket and cgroup-root taken"
 
 # --- the Unix socket: its directory made 0755, the socket gone after SIGTERM ------------------
-"$BPERF" daemon --listen none --socket "$TMP/run/daemon.sock" --bpf-attr-map "$SHARED_MAP" \
-	-e page-faults --cgroup-root "$ROOT" 2>"$TMP/sock.err" &
+$DAEMON_WRAP "$BPERF" daemon --listen none --socket "$TMP/run/daemon.sock" \
+	--bpf-attr-map "$SHARED_MAP" -e page-faults --cgroup-root "$ROOT" 2>"$TMP/sock.err" &
 spid=$!
 BG_PIDS+=("$spid")
 for _ in $(seq 100); do
@@ -379,7 +379,7 @@ bad() {
 	local code=$1 what=$2 status lines
 
 	shift 2
-	timeout 10 "$BPERF" daemon --socket none --bpf-attr-map "$SHARED_MAP" "$@" \
+	timeout 10 $DAEMON_WRAP "$BPERF" daemon --socket none --bpf-attr-map "$SHARED_MAP" "$@" \
 		>/dev/null 2>"$TMP/bad.err"
 	status=$?
 	lines=$(wc -l <"$TMP/bad.err")

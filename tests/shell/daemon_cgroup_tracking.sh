@@ -35,8 +35,8 @@ trap 'restore_sysctls; shared_cleanup
 
 # start_daemon: a -vv daemon of page-faults on $ROOT; sets DPID and PORT once it is ready.
 start_daemon() {
-	"$BPERF" daemon -vv --listen 127.0.0.1:0 --socket none --bpf-attr-map "$SHARED_MAP" \
-		--cgroup-root "$ROOT" -e page-faults 2>"$TMP/daemon.err" &
+	$DAEMON_WRAP "$BPERF" daemon -vv --listen 127.0.0.1:0 --socket none \
+		--bpf-attr-map "$SHARED_MAP" --cgroup-root "$ROOT" -e page-faults 2>"$TMP/daemon.err" &
 	DPID=$!
 	BG_PIDS+=("$DPID")
 	PORT=$(daemon_addr "$DPID" "$TMP/daemon.err") || fail "the daemon did not start"

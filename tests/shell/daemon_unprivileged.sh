@@ -67,8 +67,8 @@ member() { "$TMP/member" "$@"; }
 # leader, which the clients' sessions of either event share through its member keys.
 DAEMON_EVENTS=page-faults,context-switches
 start_daemon() {
-	PERF_CONFIG=$TMP/daemon.cfg "$BPERF" daemon -v --listen none --socket "$SOCK" \
-		--bpf-attr-map "$SHARED_MAP" -e "$DAEMON_EVENTS" 2>"$TMP/daemon.err" &
+	PERF_CONFIG=$TMP/daemon.cfg $DAEMON_WRAP "$BPERF" daemon -v --listen none \
+		--socket "$SOCK" --bpf-attr-map "$SHARED_MAP" -e "$DAEMON_EVENTS" 2>"$TMP/daemon.err" &
 	DPID=$!
 	BG_PIDS+=("$DPID")
 	# its -v line, not the socket file: a dead daemon's is there until the new one replaces it
