@@ -171,6 +171,8 @@ static int watch_signals(struct daemon *d)
 	int err;
 
 	signal(SIGPIPE, SIG_IGN);
+	/* the policy helpers' statuses are read (waitpid): an inherited SIG_IGN would reap them */
+	signal(SIGCHLD, SIG_DFL);
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);

@@ -143,29 +143,70 @@ static int helper_main(const struct peer *p, const struct perf_event_attr *attr,
 	return 0;
 }
 
-int policy_kernel_check(const struct peer *p, const struct perf_event_attr *attr,
-			const struct policy_target *t)
+/* A pidfd for the helper (Linux 5.3): it polls readable once the helper has exited. */
+static int open_pidfd(pid_t pid)
 {
-	struct sigaction dfl = { .sa_handler = SIG_DFL }, old;
-	int status, err;
-	pid_t pid;
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	errno = ENOSYS;
+	return -1;
+#endif
+}
 
-	/* the loop may ignore SIGCHLD, which would take the helper's status away */
-	sigaction(SIGCHLD, &dfl, &old);
+/* The helper's status as a verdict: 0 or the kernel's -errno. */
+static int verdict(int status)
+{
+	if (!WIFEXITED(status))
+		return -EPERM;
+	return -WEXITSTATUS(status);
+}
+
+static int reap(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return verdict(status);
+}
+
+int policy_check_start(const struct peer *p, const struct perf_event_attr *attr,
+		       const struct policy_target *t, struct policy_job *job)
+{
+	pid_t pid;
+	int err;
+
+	job->pid = -1;
+	job->pidfd = -1;
 	pid = fork();
 	if (pid == 0) {
 		err = helper_main(p, attr, t);
 		_exit(err > 0 && err < 256 ? err : err ? EPERM : 0);
 	}
-	err = pid < 0 ? -errno : 0;
-	while (!err && waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			err = -errno;
-	}
-	sigaction(SIGCHLD, &old, NULL);
-	if (err)
-		return err;
-	if (!WIFEXITED(status))
-		return -EPERM;
-	return -WEXITSTATUS(status);
+	if (pid < 0)
+		return -errno;
+	/* the helper is not reaped before its status is read, so its pid cannot be reused */
+	job->pidfd = open_pidfd(pid);
+	if (job->pidfd < 0)
+		return reap(pid);	/* no pidfds: the wait is here, as before */
+	job->pid = pid;
+	return POLICY_PENDING;
+}
+
+int policy_check_end(struct policy_job *job)
+{
+	int err = reap(job->pid);
+
+	close(job->pidfd);
+	job->pid = -1;
+	job->pidfd = -1;
+	return err;
+}
+
+void policy_check_kill(const struct policy_job *job)
+{
+	if (job->pid > 0)
+		kill(job->pid, SIGKILL);
 }

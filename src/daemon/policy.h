@@ -33,11 +33,26 @@ struct policy_target {
 int policy_check_attr(const struct perf_event_attr *attr);
 /* Whether the peer's primary or supplementary groups hold gid. */
 bool peer_in_group(const struct peer *p, gid_t gid);
+/* A kernel check under way: its helper, and a pidfd that polls readable once it has exited. */
+struct policy_job {
+	pid_t pid;
+	int pidfd;
+};
+
+/* policy_check_start()'s answer while the helper works */
+#define POLICY_PENDING 1
+
 /*
  * Whether the kernel lets the peer count attr on t: a child process takes the peer's groups,
- * gid and uid with no capabilities and opens the events; 0 or the kernel's -errno.
+ * gid and uid with no capabilities and opens the events. It runs while the daemon goes on:
+ * POLICY_PENDING, then policy_check_end() once job->pidfd polls readable. Where the kernel has
+ * no pidfds the wait is at once: 0 or the kernel's -errno (fork's too).
  */
-int policy_kernel_check(const struct peer *p, const struct perf_event_attr *attr,
-			const struct policy_target *t);
+int policy_check_start(const struct peer *p, const struct perf_event_attr *attr,
+		       const struct policy_target *t, struct policy_job *job);
+/* Reaps the helper: 0 or the kernel's -errno for the peer. */
+int policy_check_end(struct policy_job *job);
+/* Ends a helper that takes too long (policy_check_end() then answers -EPERM). */
+void policy_check_kill(const struct policy_job *job);
 
 #endif

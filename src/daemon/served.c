@@ -137,7 +137,9 @@ static void served_close(struct served *sv, struct served_session *s)
 }
 
 const struct served_ops served_bpf_ops = {
-	.kernel_check = policy_kernel_check,
+	.check_start = policy_check_start,
+	.check_end = policy_check_end,
+	.check_kill = policy_check_kill,
 	.open = served_open,
 	.set_enabled = served_set_enabled,
 	.read = served_read,

@@ -34,13 +34,16 @@ struct served_session {
 
 /*
  * What the daemon's client socket counts with: served_bpf_ops (the leaders, and the kernel's
- * word through policy_kernel_check), or a fake that loads nothing, so that tests/fuzz/ can drive
+ * word through policy_check_start), or a fake that loads nothing, so that tests/fuzz/ can drive
  * the socket unprivileged and fast.
  */
 struct served_ops {
-	/* policy_kernel_check(): whether the kernel lets p count attr on t */
-	int (*kernel_check)(const struct peer *p, const struct perf_event_attr *attr,
-			    const struct policy_target *t);
+	/* policy_check_start(): whether the kernel lets p count attr on t, or POLICY_PENDING */
+	int (*check_start)(const struct peer *p, const struct perf_event_attr *attr,
+			   const struct policy_target *t, struct policy_job *job);
+	/* policy_check_end(), policy_check_kill(): for a check that was POLICY_PENDING */
+	int (*check_end)(struct policy_job *job);
+	void (*check_kill)(const struct policy_job *job);
 	/*
 	 * Claims a slot for spec in the leader of attr (taken, or made, as bperf stat's shared
 	 * backend does). 0, -EUSERS (the half is taken), -ENOSPC (the leader is full), or another

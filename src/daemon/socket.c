@@ -21,64 +21,12 @@
 
 #include "../common.h"
 #include "../counters/attr_map.h"
-#include "policy.h"
 #include "log_limit.h"
-#include "proto.h"
 #include "proto_decode.h"
-#include "served.h"
-#include "socket_target.h"
-#include "uid_bucket.h"
+#include "socket_internal.h"
 
 #define HELLO_TIMEOUT_NS (5 * 1000000000ull)
 #define MAX_PEER_GROUPS 65536
-
-struct client_session {
-	__u32 id;
-	struct served_session s;
-	bool per_cpu;		/* CPU and cgroup targets: readings per CPU */
-	__u64 cpus[LEADER_MAX_CPUS / 64];
-};
-
-struct uid_count {
-	uid_t uid;
-	int conns;
-	int active;		/* connections holding sessions: bperf stat sessions */
-	struct uid_count *next;
-};
-
-struct conn {
-	struct client_server *srv;
-	int fd;
-	struct peer peer;
-	struct uid_count *uc;
-	bool hello;
-	bool not_reading;	/* a reply did not fit in its socket: hung up on */
-	__u32 version;		/* of the client's last request: its replies' */
-	char log_peer[24];	/* "uid N", for the log */
-	unsigned long long accepted_ns;
-	struct client_session *sessions[CLIENT_MAX_OPENS_PER_CONN];
-	int nr_sessions;
-	__u32 next_id;
-	struct conn *next;
-};
-
-struct client_server {
-	struct loop *loop;
-	int listen_fd;
-	int timer_fd;
-	char *path;
-	bool have_group;
-	gid_t group;
-	int max_sessions;
-	struct served served;
-	struct conn *conns;
-	int nr_conns;
-	struct uid_count *uids;
-	unsigned long long nr_not_reading;
-	struct uid_buckets buckets;
-	struct bperf_reply *reply;	/* room for BPERF_PROTO_MAX_CPUS values */
-	struct bpf_perf_event_value *per_cpu;
-};
 
 static size_t reply_size(__u32 nr_values)
 {
@@ -99,8 +47,7 @@ static void hang_up(int fd)
 		;
 }
 
-static void send_reply(struct conn *c, __u32 session, int err, __u32 exclude_kernel,
-		       __u32 nr_values)
+void send_reply(struct conn *c, __u32 session, int err, __u32 exclude_kernel, __u32 nr_values)
 {
 	struct bperf_reply *r = c->srv->reply;
 
@@ -162,6 +109,7 @@ static void conn_close(struct conn *c)
 	struct conn **p;
 	int i;
 
+	socket_open_cancel(c);
 	for (i = 0; i < CLIENT_MAX_OPENS_PER_CONN; i++)
 		if (c->sessions[i])
 			session_free(c, i);
@@ -190,119 +138,6 @@ static int find_session(struct conn *c, __u32 id)
 		if (c->sessions[i] && c->sessions[i]->id == id)
 			return i;
 	return -1;
-}
-
-/* Everything a refusal would be for, before anything is claimed. */
-static int check_open(struct conn *c, const struct bperf_req *req, const struct open_target *t)
-{
-	struct client_server *s = c->srv;
-	struct perf_event_attr attr = req->attr;
-	struct policy_target pt = { .cgroup_fd = -1 };
-	bool granted = s->have_group && peer_in_group(&c->peer, s->group);
-
-	if (t->nr_cpus) {
-		/* the policy group counts CPUs as CAP_PERFMON would */
-		if (granted)
-			return 0;
-		pt.cpus = t->cpus;
-		pt.nr_cpus = t->nr_cpus;
-		pt.cgroup_fd = t->cgroup_fd;
-	} else {
-		pt.tids = t->tids;
-		pt.nr_tids = t->nr_tids;
-		/* ... and the kernel too: only whose processes it counts matters then */
-		if (granted) {
-			attr.exclude_kernel = 1;
-			attr.exclude_hv = 1;
-		}
-	}
-	return s->served.ops->kernel_check(&c->peer, &attr, &pt);
-}
-
-/*
- * Whether the OPEN may have its slot: the limits, the attr, the target as the kernel sees it for
- * the peer. Refusals cost the peer's uid tokens; with none left, nothing is checked at all.
- */
-static int admit_open(struct conn *c, const struct bperf_req *req, const int *fds, int nr_fds,
-		      struct open_target *t)
-{
-	struct client_server *s = c->srv;
-	int i, err;
-
-	if (!uid_bucket_take(&s->buckets, c->peer.uid, 1, now_ns())) {
-		log_limit_peer(loop_log(s->loop), c->log_peer, "OPEN refused: over its rate");
-		return -EAGAIN;
-	}
-	if (c->nr_sessions >= CLIENT_MAX_OPENS_PER_CONN)
-		err = -EUSERS;
-	else if (!c->nr_sessions && c->peer.uid && c->uc->active >= s->max_sessions)
-		err = -EUSERS;
-	else
-		err = policy_check_attr(&req->attr);
-	if (!err)
-		err = resolve_target(req, &c->peer, fds, nr_fds, t);
-	if (!err)
-		err = check_open(c, req, t);
-	/* the processes meant are still those the pidfds name (no pid was reused meanwhile) */
-	for (i = 0; i < nr_fds && !err && t->cgroup_fd < 0; i++)
-		if (!pidfd_alive(fds[i]))
-			err = -ESRCH;
-	/* gone or not the peer's: the same answer, so that no reply says which */
-	if (err == -ESRCH && (req->target == TGT_PID || req->target == TGT_TID))
-		err = -EACCES;
-	if (err) {
-		uid_bucket_take(&s->buckets, c->peer.uid, UID_BUCKET_REFUSAL_COST, now_ns());
-		log_limit_peer(loop_log(s->loop), c->log_peer, "OPEN refused: %s", strerror(-err));
-	}
-	return err;
-}
-
-static int do_open(struct conn *c, const struct bperf_req *req, const int *fds, int nr_fds,
-		   __u32 *id)
-{
-	struct client_server *s = c->srv;
-	struct leader_session_spec spec = { 0 };
-	struct client_session *cs;
-	struct open_target *t;
-	int i, slot, err;
-
-	t = xzalloc(sizeof(*t));
-	err = admit_open(c, req, fds, nr_fds, t);
-	if (err)
-		goto out;
-	cs = xzalloc(sizeof(*cs));
-	if (t->nr_cpus) {
-		spec.filter = t->cgroup_fd >= 0 ? FILTER_CGROUP : FILTER_CPU;
-		spec.cgroup_id = t->cgroup_id;
-		spec.cpus = t->cpus;
-		spec.nr_cpus = t->nr_cpus;
-		cs->per_cpu = true;
-		for (i = 0; i < t->nr_cpus; i++)
-			cs->cpus[t->cpus[i] / 64] |= 1ull << (t->cpus[i] % 64);
-	} else {
-		spec.filter = FILTER_TID;
-		spec.ids = t->tids;
-		spec.nr_ids = t->nr_tids;
-		spec.inherit = req->inherit;
-		spec.exec_tgid = t->exec_tgid;
-	}
-	err = s->served.ops->open(&s->served, &req->attr, &spec, c->peer.uid != 0, &cs->s);
-	if (err) {
-		free(cs);
-		goto out;
-	}
-	for (slot = 0; c->sessions[slot]; slot++)
-		;
-	cs->id = ++c->next_id;
-	c->sessions[slot] = cs;
-	if (c->nr_sessions++ == 0)
-		c->uc->active++;
-	*id = cs->id;
-	pr_debug(s->served.verbose, 1, "bperf daemon: uid %u session %u: slot %u", c->peer.uid,
-		 cs->id, cs->s.slot.slot);
-out:
-	free(t);
-	return err;
 }
 
 /* READ: thread targets get one sum, CPU targets a value per possible CPU (theirs, else 0). */
@@ -340,8 +175,7 @@ static int do_read(struct conn *c, struct client_session *cs, __u32 *nr_values)
 }
 
 /* One request; false when the connection must end (after the error reply). */
-static bool handle_request(struct conn *c, const struct bperf_req *req, const int *fds,
-			   int nr_fds)
+static bool handle_request(struct conn *c, const struct bperf_req *req, int *fds, int *nr_fds)
 {
 	__u32 id = 0, nr_values = 0;
 	int idx, err = 0;
@@ -356,11 +190,12 @@ static bool handle_request(struct conn *c, const struct bperf_req *req, const in
 		return false;
 	}
 	if (req->type == MSG_OPEN) {
-		err = do_open(c, req, fds, nr_fds, &id);
-		send_reply(c, id, err, !err && req->attr.exclude_kernel, 0);
+		err = socket_open(c, req, fds, nr_fds, &id);
+		if (err != POLICY_PENDING)
+			send_reply(c, id, err, !err && req->attr.exclude_kernel, 0);
 		return true;
 	}
-	if (nr_fds || req->type < MSG_ENABLE || req->type > MSG_CLOSE) {
+	if (*nr_fds || req->type < MSG_ENABLE || req->type > MSG_CLOSE) {
 		send_reply(c, req->session, -EPROTO, 0, 0);
 		return false;
 	}
@@ -444,6 +279,21 @@ static ssize_t receive(int fd, void *buf, size_t size, int *fds, int *nr_fds, bo
 	return n;
 }
 
+/* After a reply: a client that left its replies unread, or asked for the end, is hung up on. */
+static void conn_after(struct conn *c, bool keep)
+{
+	if (c->not_reading) {
+		c->srv->nr_not_reading++;
+		log_limit_peer(loop_log(c->srv->loop), c->log_peer,
+			       "left its replies unread: hung up on");
+		keep = false;
+	}
+	if (!keep) {
+		hang_up(c->fd);
+		conn_close(c);
+	}
+}
+
 static void on_conn(void *arg, int fd, unsigned int revents)
 {
 	/* one byte more than the longest request: a longer message is truncated, and refused */
@@ -476,20 +326,20 @@ static void on_conn(void *arg, int fd, unsigned int revents)
 		if (err)
 			keep = bad_message(c, &req, err, n);
 		else
-			keep = handle_request(c, &req, fds, nr_fds);
+			keep = handle_request(c, &req, fds, &nr_fds);
 	}
 	for (i = 0; i < nr_fds; i++)
 		close(fds[i]);
-	if (c->not_reading) {
-		c->srv->nr_not_reading++;
-		log_limit_peer(loop_log(c->srv->loop), c->log_peer,
-			       "left its replies unread: hung up on");
-		keep = false;
-	}
-	if (!keep) {
-		hang_up(fd);
+	conn_after(c, keep);
+}
+
+void conn_resume(struct conn *c)
+{
+	if (loop_add(c->srv->loop, c->fd, EPOLLIN, on_conn, c)) {
 		conn_close(c);
+		return;
 	}
+	conn_after(c, true);
 }
 
 /* ---- connections -------------------------------------------------------------------------- */
@@ -590,6 +440,7 @@ static void on_timer(void *arg, int fd, unsigned int revents)
 		if (!c->hello && now - c->accepted_ns > HELLO_TIMEOUT_NS)
 			conn_close(c);
 	}
+	socket_open_expire(s, now);
 }
 
 unsigned long long client_server_not_reading(const struct client_server *s)

@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -88,6 +89,7 @@ static struct {
 	uid_t cur_uid;
 	bool cur_granted;
 	int live;			/* the fake's sessions */
+	int pending;			/* its checks under way */
 	bool checked;			/* the kernel check's last approval, not yet used */
 	__u32 reply_version;		/* what the replies to the message sent say */
 	struct policy_target chk;
@@ -95,8 +97,46 @@ static struct {
 	int chk_cpus[BPERF_PROTO_MAX_CPUS];
 } F;
 
+static int fake_verdict(const struct peer *p, const struct perf_event_attr *attr,
+			const struct policy_target *t);
+
+/*
+ * The kernel's word: refused where the attr's config2 has bit 0; given later (POLICY_PENDING,
+ * an eventfd already readable for the helper's pidfd) where it has bit 1, so that inputs reach
+ * the connections set aside and what arrives for them meanwhile.
+ */
 static int fake_check(const struct peer *p, const struct perf_event_attr *attr,
-		      const struct policy_target *t)
+		      const struct policy_target *t, struct policy_job *job)
+{
+	int err = fake_verdict(p, attr, t);
+
+	if (!(attr->config2 & 2))
+		return err;
+	job->pidfd = eventfd(1, EFD_CLOEXEC);
+	ASSERT(job->pidfd >= 0);
+	job->pid = -err;	/* the fake's helper "exits" with its verdict */
+	F.pending++;
+	return POLICY_PENDING;
+}
+
+static int fake_check_end(struct policy_job *job)
+{
+	int err = -job->pid;
+
+	ASSERT(job->pidfd >= 0 && F.pending > 0);
+	close(job->pidfd);
+	job->pidfd = -1;
+	F.pending--;
+	return err;
+}
+
+static void fake_check_kill(const struct policy_job *job)
+{
+	ASSERT(job->pidfd >= 0);
+}
+
+static int fake_verdict(const struct peer *p, const struct perf_event_attr *attr,
+			const struct policy_target *t)
 {
 	/* the daemon asks for the client that sent the message, no one else */
 	ASSERT(p->uid == F.cur_uid);
@@ -178,7 +218,9 @@ static void fake_close(struct served *sv, struct served_session *s)
 }
 
 static const struct served_ops fake_ops = {
-	.kernel_check = fake_check,
+	.check_start = fake_check,
+	.check_end = fake_check_end,
+	.check_kill = fake_check_kill,
 	.open = fake_open,
 	.set_enabled = fake_set_enabled,
 	.read = fake_read,
@@ -381,7 +423,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (conns[k] >= 0)
 			client_hang_up(l, conns, k);
 	check_server(s);
-	ASSERT(F.live == 0);
+	ASSERT(F.live == 0 && F.pending == 0);
 	client_server_stop(s);
 	loop_free(l);
 	/* every fd a client sent, and every connection, closed */
