@@ -32,23 +32,12 @@
 #include "common.h"
 #include "daemon/http.h"
 #include "daemon/loop.h"
+#include "fuzz_assert.h"
 
 #define MAX_HEAD 8192		/* the limit the model knows: HTTP_MAX_HEAD */
 #define BIG_BODY 40000
 #define F_BIG 1
 #define F_READ_LAST 2
-
-#define ASSERT(cond)					\
-	do {						\
-		if (!(cond))				\
-			broken(__LINE__, #cond);	\
-	} while (0)
-
-static void broken(int line, const char *what)
-{
-	fprintf(stderr, "fuzz_http.c:%d: %s\n", line, what);
-	abort();
-}
 
 static struct loop *L;
 static struct http_server *S;

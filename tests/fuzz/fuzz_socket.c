@@ -43,6 +43,7 @@
 #include "daemon/served.h"
 #include "daemon/socket.h"
 #include "events/cgroup.h"
+#include "fuzz_assert.h"
 
 #define NR_CONNS 64		/* more than CLIENT_MAX_CONNS_PER_UID */
 #define MAX_FDS 71		/* more than BPERF_PROTO_MAX_IDS */
@@ -52,19 +53,6 @@
 #define F_CONN 0x3f
 #define F_FULL 0x40
 #define F_HANGUP 0x80
-
-/* An invariant broken: libFuzzer keeps the input that did it. */
-#define ASSERT(cond)					\
-	do {						\
-		if (!(cond))				\
-			broken(__LINE__, #cond);	\
-	} while (0)
-
-static void broken(int line, const char *what)
-{
-	fprintf(stderr, "fuzz_socket.c:%d: %s\n", line, what);
-	abort();
-}
 
 enum { FD_NULL, FD_SELF, FD_GONE, FD_CGROUP, NR_KINDS };
 

@@ -26,6 +26,7 @@
 #include <bpf/bpf.h>
 
 #include "check.h"
+#include "needs_cgroup.h"
 #include "touch_pages.h"
 #include "src/counters/attr_map.h"
 #include "src/counters/leader.h"
@@ -254,14 +255,8 @@ int main(void)
 	struct attr_map map;
 	int i;
 
-	if (geteuid() != 0) {
-		printf("needs root\n");
+	if (!needs_cgroup_bpffs(mnt, sizeof(mnt)))
 		return EXIT_SKIP;
-	}
-	if (cgroup_mountpoint(mnt, sizeof(mnt)) || access("/sys/fs/bpf", W_OK)) {
-		printf("needs a cgroup hierarchy for perf and bpffs\n");
-		return EXIT_SKIP;
-	}
 	snprintf(map_path, sizeof(map_path), "/sys/fs/bpf/bperf_test_leader_cgroups_%d", getpid());
 	if (!CHECK_OK("attr map", attr_map_open_locked(&map, map_path)))
 		return check_exit(NAME);

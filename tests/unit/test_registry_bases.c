@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "needs_cgroup.h"
 #include "touch_pages.h"
 #include "src/counters/leader_cgroups.h"
 #include "src/daemon/registry.h"
@@ -77,14 +78,8 @@ int main(void)
 	struct registry *r;
 	struct stat st;
 
-	if (geteuid() != 0) {
-		printf("needs root\n");
+	if (!needs_cgroup_bpffs(mnt, sizeof(mnt)))
 		return EXIT_SKIP;
-	}
-	if (cgroup_mountpoint(mnt, sizeof(mnt)) || access("/sys/fs/bpf", W_OK)) {
-		printf("needs a cgroup hierarchy for perf and bpffs\n");
-		return EXIT_SKIP;
-	}
 	snprintf(map_path, sizeof(map_path), "/sys/fs/bpf/bperf_test_registry_bases_%d", getpid());
 	snprintf(rel, sizeof(rel), "/bperf_test_registry_bases_%d", getpid());
 	snprintf(dir, sizeof(dir), "%s%s", mnt, rel);
