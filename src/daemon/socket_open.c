@@ -102,7 +102,7 @@ static int admit_end(struct conn *c, const struct bperf_req *req, const int *fds
 	if (err == -ESRCH && (req->target == TGT_PID || req->target == TGT_TID))
 		err = -EACCES;
 	if (err) {
-		uid_bucket_take(&s->buckets, c->peer.uid, UID_BUCKET_REFUSAL_COST, now_ns());
+		uid_bucket_charge(&s->buckets, c->peer.uid, UID_BUCKET_REFUSAL_COST, now_ns());
 		log_limit_peer(loop_log(s->loop), c->log_peer, "OPEN refused: %s", strerror(-err));
 	}
 	return err;

@@ -21,7 +21,7 @@
 struct uid_buckets {
 	struct {
 		uid_t uid;
-		unsigned long long tokens_ns;	/* tokens, as nanoseconds of refill at RATE */
+		long long tokens_ns;	/* tokens, as nanoseconds of refill at RATE (< 0: owed) */
 		unsigned long long at_ns;	/* when tokens_ns was last brought up to date */
 	} slot[UID_BUCKET_SLOTS];
 };
@@ -29,5 +29,11 @@ struct uid_buckets {
 /* Whether uid may have cost tokens taken at now_ns (then they are); root always may. */
 bool uid_bucket_take(struct uid_buckets *b, uid_t uid, unsigned int cost,
 		     unsigned long long now_ns);
+/*
+ * Charges uid cost tokens, as many as it has or not: a refusal leaves its user in debt (down to
+ * a burst's worth), so that the next check waits until the debt is paid back at the rate.
+ */
+void uid_bucket_charge(struct uid_buckets *b, uid_t uid, unsigned int cost,
+		       unsigned long long now_ns);
 
 #endif
