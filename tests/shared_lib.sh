@@ -312,3 +312,40 @@ inner_map() {
 		jq -r '.value // empty | reverse | map(ltrimstr("0x")) | join("")' |
 		while read -r hex; do echo $((16#$hex)); done
 }
+
+# registered: active slots in every leader of the test's attr map (the daemon's own included)
+registered() {
+	local links progs prog ids maps map total=0 n
+
+	# a group's leader is named by its key and by each member's
+	links=$(map_link_ids | sort -u | paste -sd, -)
+	[ -n "$links" ] || { echo 0; return; }
+	progs=$(bpftool -j link show | jq -r "[$links] as \$l | .[] |
+		select(.id as \$i | \$l | index(\$i)) | .prog_id")
+	for prog in $progs; do
+		# a program freed since the link list was taken has no maps to add
+		ids=$(bpftool -j prog show id "$prog" 2>/dev/null |
+			jq -r '.map_ids // [] | map(tostring) | join(",")')
+		[ -n "$ids" ] && maps+=$ids,
+	done
+	for map in $(bpftool -j map show | jq -r "[${maps%,}] as \$m | .[] |
+		select(.name == \"sessions\" and (.id as \$i | \$m | index(\$i))) | .id"); do
+		n=$(bpftool -j map dump id "$map" |
+			jq '[.[] | select(.value[0] == "0x01")] | length')
+		total=$((total + n))
+	done
+	echo "$total"
+}
+
+# wait_registered N: polls for up to 5 s until N slots are active
+wait_registered() {
+	local n end=$((SECONDS + 5))
+
+	while :; do
+		n=$(registered)
+		[ "$n" = "$1" ] && return 0
+		[ "$SECONDS" -lt "$end" ] || break
+		sleep 0.05
+	done
+	fail "$n slots registered, expected $1"
+}

@@ -17,8 +17,12 @@
 
 #include "../common.h"
 #include "privileges.h"
+#include "sync_lock.h"
 
 #define MAX_KEY_SIZE 512
+/* upstream perf's lock: at most 5 tries 200 us apart */
+#define PERF_LOCK_TRIES 5
+#define PERF_LOCK_WAIT_US 200
 
 /* bpffs must hold the pin: mount it at the default place, or say how. */
 static int ensure_bpffs(const char *path)
@@ -40,7 +44,8 @@ static int ensure_bpffs(const char *path)
 	if (st.f_type == BPF_FS_MAGIC)
 		goto out;
 	is_default = !strcmp(dir, "/sys/fs/bpf");
-	if (is_default && !mount("bpf", dir, "bpf", 0, NULL))
+	/* as systemd mounts it: root's alone (bpffs's own default, 1777, lets anyone mkdir there) */
+	if (is_default && !mount("bpf", dir, "bpf", 0, "mode=0700"))
 		goto out;
 	/* Only the default place is worth mounting bpffs on: never suggest covering /tmp. */
 	pr_err("Failed to use the BPF attr map %s: %s is not on a bpf filesystem (%s)", path, dir,
@@ -152,11 +157,34 @@ static int create_or_get(struct attr_map *map)
 	return 0;
 }
 
+/*
+ * Upstream perf changes the map with its fd flock()ed: bperf takes that lock too, so that
+ * neither files a leader over the other's, but waits on it a millisecond at most, since any
+ * user can hold it for ever (sync_lock.h). Without it the worst case is two leaders of one attr
+ * while perf starts one: each counts exactly, they do not share.
+ */
+static void take_perf_lock(struct attr_map *map)
+{
+	int i;
+
+	map->perf_locked = false;
+	for (i = 0; i < PERF_LOCK_TRIES; i++) {
+		if (!flock(map->fd, LOCK_EX | LOCK_NB)) {
+			map->perf_locked = true;
+			return;
+		}
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return;
+		usleep(PERF_LOCK_WAIT_US);
+	}
+}
+
 int attr_map_open_locked(struct attr_map *map, const char *path)
 {
 	int err;
 
-	map->fd = -1;
+	map->fd = map->lock_fd = -1;
+	map->perf_locked = false;
 	map->path = path;
 	err = ensure_bpffs(path);
 	if (err)
@@ -174,24 +202,31 @@ int attr_map_open_locked(struct attr_map *map, const char *path)
 			return err;
 	}
 	err = check_map(map);
-	if (!err && flock(map->fd, LOCK_EX) < 0) {
-		err = -errno;
-		pr_err("Failed to lock the BPF attr map %s: %s", path, strerror(-err));
+	if (!err) {
+		map->lock_fd = sync_lock_open(path);
+		err = map->lock_fd < 0 ? map->lock_fd : sync_lock_take(map->lock_fd);
 	}
 	if (err) {
+		if (map->lock_fd >= 0)
+			close(map->lock_fd);
 		close(map->fd);
-		map->fd = -1;
+		map->fd = map->lock_fd = -1;
+		return err;
 	}
-	return err;
+	take_perf_lock(map);
+	return 0;
 }
 
 void attr_map_close(struct attr_map *map)
 {
 	if (map->fd < 0)
 		return;
-	flock(map->fd, LOCK_UN);
+	if (map->perf_locked)
+		flock(map->fd, LOCK_UN);
+	sync_lock_drop(map->lock_fd);
+	close(map->lock_fd);
 	close(map->fd);
-	map->fd = -1;
+	map->fd = map->lock_fd = -1;
 }
 
 static void make_key(const struct attr_map *map, const struct perf_event_attr *attr,

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The pinned attr map that upstream perf and bperf share: a BPF hash map from struct
- * perf_event_attr to the ids of the leader that counts that attr. Every change happens with the
- * map fd flock()ed, as perf does.
+ * perf_event_attr to the ids of the leader that counts that attr. Every change bperf makes happens
+ * under its own lock (sync_lock.h) and, where it comes free at once, the map fd's flock(), which
+ * is upstream perf's lock.
  */
 #ifndef BPERF_ATTR_MAP_H
 #define BPERF_ATTR_MAP_H
@@ -24,14 +25,16 @@ struct attr_map {
 	int fd;
 	__u32 key_size;	 /* the map's key size: perf's sizeof(attr), ours or a newer perf's */
 	const char *path;
+	int lock_fd;		/* sync_lock.h's */
+	bool perf_locked;	/* the map fd flock()ed too */
 };
 
 /*
  * Opens the map at path, creating and pinning it (mode 0600) if absent, checks its type and
- * sizes, and takes the lock. Prints the reason and returns -errno on failure.
+ * sizes, and takes the locks. Prints the reason and returns -errno on failure.
  */
 int attr_map_open_locked(struct attr_map *map, const char *path);
-/* Drops the lock and closes the map. */
+/* Drops the locks and closes the map. */
 void attr_map_close(struct attr_map *map);
 
 /* The key for an attr: the attr padded with zeros to the map's key size. */

@@ -29,7 +29,7 @@ static void handle_init(struct leader_handle *h)
 		h->link_fds[i] = -1;
 	h->prog_fd = h->sessions_fd = h->accum_fd = h->filter_fd = h->state_fd = h->prev_fd = -1;
 	h->gen_fd = h->cg_index_fd = h->cg_accum_fd = h->cg_users_fd = h->task_slots_fd = -1;
-	h->sums_fd = h->inner_ids_fd = -1;
+	h->sums_fd = h->inner_ids_fd = h->lock_fd = -1;
 }
 
 static void close_fd(int *fd)
@@ -58,6 +58,7 @@ void leader_put(struct leader_handle *h)
 	close_fd(&h->task_slots_fd);
 	close_fd(&h->sums_fd);
 	close_fd(&h->inner_ids_fd);
+	close_fd(&h->lock_fd);
 }
 
 int leader_read_state(const struct leader_handle *h, struct leader_state *st)

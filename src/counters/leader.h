@@ -36,6 +36,7 @@ struct leader_handle {
 	int inner_ids_fd;		/* the inner maps' ids (leader_maps.c) */
 	int sums_fd;			/* accum's inner map of sums_slot, the slot claimed here */
 	__u32 sums_slot;
+	int lock_fd;			/* bperf's lock (sync_lock.h), for leader_sync() */
 	__u32 link_id;			/* on_switch's link: the attr map entry names it */
 	__u32 nr_members;
 	/*

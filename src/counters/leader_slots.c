@@ -15,6 +15,7 @@
 #include "leader.h"
 #include "leader_cgroups.h"
 #include "leader_maps.h"
+#include "sync_lock.h"
 
 /*
  * Fields 3 (state), 9 (flags) and 22 (start time) of /proc/PID/stat; false if the process is
@@ -394,17 +395,20 @@ int leader_slot_set_enabled(struct leader_handle *h, __u32 slot, bool enabled)
  * Test runs of a leader must never nest on one CPU: the kernel runs it on a per-CPU private
  * stack and, unlike at the tracepoint, without a recursion check, so a test run sent by IPI
  * into one running locally on that CPU wrecks it (a kernel oops, seen with 32 sessions). So
- * every session's test runs are serialized by flock(). flock() on any BPF fd takes the lock of
- * the one anon inode all BPF fds share, the attr map's lock too: never call this holding it.
+ * every session's test runs are serialized by bperf's lock, which the attr map's holders hold
+ * too (sync_lock.h): never call this holding it.
  */
 int leader_sync(const struct leader_handle *h)
 {
 	int err;
 
-	if (flock(h->prog_fd, LOCK_EX) < 0)
-		return -errno;
+	if (h->lock_fd < 0)
+		return -EBADF;
+	err = sync_lock_take(h->lock_fd);
+	if (err)
+		return err;
 	err = leader_sync_locked(h);
-	flock(h->prog_fd, LOCK_UN);
+	sync_lock_drop(h->lock_fd);
 	return err;
 }
 

@@ -2,10 +2,12 @@
 /* Joining and leaving a shared leader (shared_join.h), with the attr map locked throughout. */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../common.h"
 #include "leader_cgroups.h"
 #include "shared_join.h"
+#include "sync_lock.h"
 
 /* A slot for spec in h, and spec's cgroup registered for it; the attr map is locked. */
 static int claim(const struct attr_map *map, const struct perf_event_attr *key,
@@ -41,18 +43,23 @@ int shared_join(const char *map_path, const struct perf_event_attr *key,
 		const char *name, int verbose, struct leader_handle *h, __u32 *slot, __u32 *cg_idx)
 {
 	struct attr_map map;
-	int err;
+	int lock_fd, err;
 
 	if (attr_map_open_locked(&map, map_path))
 		return -ECANCELED;	/* reported */
-	err = leader_get(&map, key, attrs, nr, verbose, h);
+	/* the handle's own open of the lock (leader_sync() takes it): printed if it fails */
+	lock_fd = sync_lock_open(map_path);
+	err = lock_fd < 0 ? -ECANCELED : leader_get(&map, key, attrs, nr, verbose, h);
 	if (!err) {
+		h->lock_fd = lock_fd;
 		err = claim(&map, key, h, spec, slot, cg_idx, name);
 		if (err) {
 			leader_put(h);
 			if (name)
 				err = -ECANCELED;
 		}
+	} else if (lock_fd >= 0) {
+		close(lock_fd);
 	}
 	attr_map_close(&map);
 	return err;

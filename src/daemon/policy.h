@@ -14,6 +14,9 @@
 /* A client, as the kernel saw it connect (SO_PEERCRED, SO_PEERGROUPS). */
 struct peer {
 	pid_t pid;
+	/* SO_PEERPIDFD's (Linux 6.5 and later): a pidfd of the peer, so its pid cannot be reused */
+	bool has_pidfd;
+	int pidfd;
 	uid_t uid;
 	gid_t gid;
 	int nr_groups;

@@ -15,6 +15,7 @@ struct served_leader {
 	struct leader_handle h;
 	int nr_slots;		/* the daemon's slots for clients in it */
 	int nr_unpriv_slots;
+	unsigned long long synced_ns;	/* when its last sync began (0: none yet) */
 	struct served_leader *next;
 };
 
@@ -108,11 +109,28 @@ static int served_set_enabled(struct served_session *s, bool enabled)
 	return shared_slot_set_enabled(&s->slot, enabled);
 }
 
-static int served_read(struct served_session *s, struct bpf_perf_event_value *per_cpu)
+static unsigned long long served_read_due_ns(const struct served_session *s,
+					     unsigned long long now_ns)
 {
-	int err = leader_sync(&s->leader->h);
+	unsigned long long due = s->leader->synced_ns + SERVED_SYNC_GAP_MS * 1000000ull;
 
-	return err ? err : shared_slot_read(&s->slot, 0, per_cpu);
+	return s->leader->synced_ns && due > now_ns ? due : now_ns;
+}
+
+static int served_read(struct served_session *s, unsigned long long asked_ns,
+		       struct bpf_perf_event_value *per_cpu)
+{
+	struct served_leader *l = s->leader;
+	unsigned long long began = now_ns();
+	int err;
+
+	if (l->synced_ns <= asked_ns) {
+		err = leader_sync(&l->h);
+		if (err)
+			return err;
+		l->synced_ns = began;
+	}
+	return shared_slot_read(&s->slot, 0, per_cpu);
 }
 
 static unsigned int served_nr_cpus(const struct served_session *s)
@@ -142,6 +160,7 @@ const struct served_ops served_bpf_ops = {
 	.check_kill = policy_check_kill,
 	.open = served_open,
 	.set_enabled = served_set_enabled,
+	.read_due_ns = served_read_due_ns,
 	.read = served_read,
 	.nr_cpus = served_nr_cpus,
 	.close = served_close,

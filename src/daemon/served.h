@@ -29,6 +29,12 @@ struct served_session {
 	bool unpriv;		/* a non-root client's: counts against the half */
 };
 
+/*
+ * The least time between two syncs of a leader for READs: a sync runs the leader on every CPU
+ * (about 10 us a CPU), so READs as fast as a client can send them cost at most 100 syncs a second.
+ */
+#define SERVED_SYNC_GAP_MS 10
+
 /* The most slots of one leader that non-root clients may hold. */
 #define SERVED_MAX_UNPRIV_SLOTS (LEADER_MAX_SESSIONS / 2)
 
@@ -53,8 +59,18 @@ struct served_ops {
 		    const struct leader_session_spec *spec, bool unpriv,
 		    struct served_session *out);
 	int (*set_enabled)(struct served_session *s, bool enabled);
-	/* Brings the leader up to date and reads the slot's counts per possible CPU. */
-	int (*read)(struct served_session *s, struct bpf_perf_event_value *per_cpu);
+	/*
+	 * When a READ asked at now_ns can be answered: now_ns, or the leader's next sync (after a
+	 * sync, SERVED_SYNC_GAP_MS pass before the next).
+	 */
+	unsigned long long (*read_due_ns)(const struct served_session *s,
+					  unsigned long long now_ns);
+	/*
+	 * The slot's counts per possible CPU, from a sync of the leader that began after asked_ns
+	 * (one made now unless one did).
+	 */
+	int (*read)(struct served_session *s, unsigned long long asked_ns,
+		    struct bpf_perf_event_value *per_cpu);
 	/* The number of possible CPUs the session's readings have (at most LEADER_MAX_CPUS). */
 	unsigned int (*nr_cpus)(const struct served_session *s);
 	/* Frees the slot, and the leader once the daemon holds no slot in it. */

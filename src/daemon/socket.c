@@ -19,6 +19,11 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+/* Linux 6.5 (glibc 2.36 headers lack it) */
+#ifndef SO_PEERPIDFD
+#define SO_PEERPIDFD 77
+#endif
+
 #include "../common.h"
 #include "../counters/attr_map.h"
 #include "log_limit.h"
@@ -103,6 +108,15 @@ static void session_free(struct conn *c, int idx)
 		c->uc->active--;
 }
 
+static void peer_free(struct peer *p)
+{
+	if (p->has_pidfd)
+		close(p->pidfd);
+	p->has_pidfd = false;
+	free(p->groups);
+	p->groups = NULL;
+}
+
 static void conn_close(struct conn *c)
 {
 	struct client_server *s = c->srv;
@@ -110,6 +124,7 @@ static void conn_close(struct conn *c)
 	int i;
 
 	socket_open_cancel(c);
+	socket_read_cancel(c);
 	for (i = 0; i < CLIENT_MAX_OPENS_PER_CONN; i++)
 		if (c->sessions[i])
 			session_free(c, i);
@@ -124,13 +139,13 @@ static void conn_close(struct conn *c)
 	s->nr_conns--;
 	c->uc->conns--;
 	uid_count_put(s, c->uc);
-	free(c->peer.groups);
+	peer_free(&c->peer);
 	free(c);
 }
 
 /* ---- requests ----------------------------------------------------------------------------- */
 
-static int find_session(struct conn *c, __u32 id)
+int conn_find_session(struct conn *c, __u32 id)
 {
 	int i;
 
@@ -140,44 +155,10 @@ static int find_session(struct conn *c, __u32 id)
 	return -1;
 }
 
-/* READ: thread targets get one sum, CPU targets a value per possible CPU (theirs, else 0). */
-static int do_read(struct conn *c, struct client_session *cs, __u32 *nr_values)
-{
-	struct client_server *s = c->srv;
-	unsigned int nr_cpus = s->served.ops->nr_cpus(&cs->s), cpu;
-	struct bpf_perf_event_value *out = s->reply->values;
-	int err;
-
-	if (nr_cpus > BPERF_PROTO_MAX_CPUS)
-		nr_cpus = BPERF_PROTO_MAX_CPUS;
-	err = s->served.ops->read(&cs->s, s->per_cpu);
-	if (err)
-		return err;
-	if (cs->per_cpu) {
-		for (cpu = 0; cpu < nr_cpus; cpu++) {
-			bool mine = cs->cpus[cpu / 64] & (1ull << (cpu % 64));
-
-			memset(&out[cpu], 0, sizeof(out[cpu]));
-			if (mine)
-				out[cpu] = s->per_cpu[cpu];
-		}
-		*nr_values = nr_cpus;
-		return 0;
-	}
-	memset(out, 0, sizeof(*out));
-	for (cpu = 0; cpu < nr_cpus; cpu++) {
-		out->counter += s->per_cpu[cpu].counter;
-		out->enabled += s->per_cpu[cpu].enabled;
-		out->running += s->per_cpu[cpu].running;
-	}
-	*nr_values = 1;
-	return 0;
-}
-
 /* One request; false when the connection must end (after the error reply). */
 static bool handle_request(struct conn *c, const struct bperf_req *req, int *fds, int *nr_fds)
 {
-	__u32 id = 0, nr_values = 0;
+	__u32 id = 0;
 	int idx, err = 0;
 
 	if (req->type == MSG_HELLO) {
@@ -199,7 +180,11 @@ static bool handle_request(struct conn *c, const struct bperf_req *req, int *fds
 		send_reply(c, req->session, -EPROTO, 0, 0);
 		return false;
 	}
-	idx = find_session(c, req->session);
+	if (req->type == MSG_READ) {
+		socket_read(c, req->session);
+		return true;
+	}
+	idx = conn_find_session(c, req->session);
 	if (idx < 0) {
 		send_reply(c, req->session, -ENOENT, 0, 0);
 		return true;
@@ -210,14 +195,11 @@ static bool handle_request(struct conn *c, const struct bperf_req *req, int *fds
 		err = c->srv->served.ops->set_enabled(&c->sessions[idx]->s,
 						      req->type == MSG_ENABLE);
 		break;
-	case MSG_READ:
-		err = do_read(c, c->sessions[idx], &nr_values);
-		break;
 	case MSG_CLOSE:
 		session_free(c, idx);
 		break;
 	}
-	send_reply(c, req->session, err, 0, err ? 0 : nr_values);
+	send_reply(c, req->session, err, 0, 0);
 	return true;
 }
 
@@ -344,6 +326,7 @@ void conn_resume(struct conn *c)
 
 /* ---- connections -------------------------------------------------------------------------- */
 
+/* The peer's ids and groups, and a pidfd of it where the kernel has SO_PEERPIDFD. */
 static int peer_credentials(int fd, struct peer *p)
 {
 	struct ucred cred;
@@ -353,6 +336,8 @@ static int peer_credentials(int fd, struct peer *p)
 
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len))
 		return -errno;
+	len = sizeof(p->pidfd);
+	p->has_pidfd = !getsockopt(fd, SOL_SOCKET, SO_PEERPIDFD, &p->pidfd, &len);
 	p->pid = cred.pid;
 	p->uid = cred.uid;
 	p->gid = cred.gid;
@@ -364,6 +349,7 @@ static int peer_credentials(int fd, struct peer *p)
 		if (errno != ERANGE || len / sizeof(gid_t) > MAX_PEER_GROUPS ||
 		    (int)(len / sizeof(gid_t)) <= nr) {
 			free(groups);
+			peer_free(p);
 			return -errno;
 		}
 		nr = len / sizeof(gid_t);
@@ -407,7 +393,7 @@ int client_server_adopt(struct client_server *s, int cfd)
 		send_reply(c, 0, -EUSERS, 0, 0);
 		uid_count_put(s, uc);
 		refuse_close(cfd);
-		free(c->peer.groups);
+		peer_free(&c->peer);
 		free(c);
 		return err;
 	}
@@ -588,9 +574,10 @@ struct client_server *client_server_new(struct loop *l, const struct daemon_conf
 					const struct served_ops *ops)
 {
 	struct client_server *s = xzalloc(sizeof(*s));
+	int err;
 
 	s->loop = l;
-	s->listen_fd = -1;
+	s->listen_fd = s->read_timer_fd = -1;
 	s->max_sessions = cfg->max_sessions_per_user > 0 ? cfg->max_sessions_per_user :
 			  BPERF_DAEMON_MAX_SESSIONS_PER_USER;
 	s->served.ops = ops ? ops : &served_bpf_ops;
@@ -602,6 +589,12 @@ struct client_server *client_server_new(struct loop *l, const struct daemon_conf
 	s->timer_fd = loop_add_timer(l, 1000, on_timer, s);
 	if (s->timer_fd < 0) {
 		pr_err("bperf daemon: a timer for the client socket: %s", strerror(-s->timer_fd));
+		client_server_stop(s);
+		return NULL;
+	}
+	err = socket_read_start(s);
+	if (err) {
+		pr_err("bperf daemon: a timer for the client socket: %s", strerror(-err));
 		client_server_stop(s);
 		return NULL;
 	}
@@ -640,6 +633,7 @@ void client_server_stop(struct client_server *s)
 		return;
 	while (s->conns)
 		conn_close(s->conns);
+	socket_read_stop(s);
 	if (s->timer_fd >= 0) {
 		loop_del(s->loop, s->timer_fd);
 		close(s->timer_fd);

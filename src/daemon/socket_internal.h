@@ -52,6 +52,10 @@ struct conn {
 	__u32 next_id;
 	/* an OPEN whose kernel check is under way: nothing more is read meanwhile */
 	struct pending_open *pending;
+	/* a READ that waits for its leader's next sync (socket_read.c): the same */
+	bool read_waiting;
+	__u32 read_session;
+	unsigned long long read_asked_ns, read_due_ns;
 	struct conn *next;
 };
 
@@ -70,6 +74,9 @@ struct client_server {
 	struct uid_count *uids;
 	unsigned long long nr_not_reading;
 	struct uid_buckets buckets;
+	int read_timer_fd;		/* READs that wait (socket_read.c) */
+	unsigned long long read_timer_due_ns;	/* when it goes off; 0: not armed */
+	int nr_reads_waiting;
 	struct bperf_reply *reply;	/* room for BPERF_PROTO_MAX_CPUS values */
 	struct bpf_perf_event_value *per_cpu;
 };
@@ -83,6 +90,20 @@ void conn_resume(struct conn *c);
  * taken (*nr_fds is 0), the connection is not read until its reply has gone (conn_resume()).
  */
 int socket_open(struct conn *c, const struct bperf_req *req, int *fds, int *nr_fds, __u32 *id);
+/* The index in c->sessions of session id, or -1. */
+int conn_find_session(struct conn *c, __u32 id);
+
+/*
+ * A READ of session id: answered now, or, if its leader synced too lately, when it syncs next
+ * (the connection is not read until then, and resumed with conn_resume()).
+ */
+void socket_read(struct conn *c, __u32 session);
+/* Forgets the waiting READ of a connection that ends (or is answered). */
+void socket_read_cancel(struct conn *c);
+/* The timer of waiting READs: 0 or -errno. */
+int socket_read_start(struct client_server *s);
+void socket_read_stop(struct client_server *s);
+
 /* Ends the pending OPEN of a connection that ends. */
 void socket_open_cancel(struct conn *c);
 /* Kills the helpers of checks older than CHECK_TIMEOUT_NS. */

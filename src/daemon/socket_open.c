@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../common.h"
+#include "../stat/open_error.h"
 #include "log_limit.h"
 #include "socket_internal.h"
 #include "socket_target.h"
@@ -59,6 +60,20 @@ static int start_check(struct conn *c, const struct bperf_req *req, const struct
 }
 
 /*
+ * The helper's answer, known without it: it runs with the peer's uid and no capabilities, so
+ * under perf_event_paranoid 2 an attr counting the kernel is refused (bperf stat asks so first,
+ * then falls back to :u, in every session). No fork, and, as it tells nothing of anyone, no
+ * charge to the uid's rate.
+ */
+static bool kernel_refused(const struct conn *c, const struct bperf_req *req)
+{
+	const struct client_server *s = c->srv;
+	bool granted = s->have_group && peer_in_group(&c->peer, s->group);
+
+	return c->peer.uid && !granted && !req->attr.exclude_kernel && perf_event_paranoid() > 1;
+}
+
+/*
  * Whether the OPEN may have its slot, up to the kernel's word: the rate, the limits, the attr,
  * the target. With the peer's uid out of tokens nothing is checked at all.
  */
@@ -80,6 +95,9 @@ static int admit_begin(struct conn *c, const struct bperf_req *req, const int *f
 		err = policy_check_attr(&req->attr);
 	if (!err)
 		err = resolve_target(req, &c->peer, fds, nr_fds, t);
+	t->free_refusal = !err && kernel_refused(c, req);
+	if (t->free_refusal)
+		err = -EACCES;
 	if (!err)
 		err = start_check(c, req, t, job);
 	return err;
@@ -102,7 +120,9 @@ static int admit_end(struct conn *c, const struct bperf_req *req, const int *fds
 	if (err == -ESRCH && (req->target == TGT_PID || req->target == TGT_TID))
 		err = -EACCES;
 	if (err) {
-		uid_bucket_charge(&s->buckets, c->peer.uid, UID_BUCKET_REFUSAL_COST, now_ns());
+		if (!t->free_refusal)
+			uid_bucket_charge(&s->buckets, c->peer.uid, UID_BUCKET_REFUSAL_COST,
+					  now_ns());
 		log_limit_peer(loop_log(s->loop), c->log_peer, "OPEN refused: %s", strerror(-err));
 	}
 	return err;

@@ -130,15 +130,22 @@ static int resolve_cgroup(int fd, struct open_target *t)
 	return 0;
 }
 
-/* Whether process pid (a peer) lives in the daemon's pid namespace. */
-static bool same_pid_ns(pid_t pid)
+/*
+ * Whether the peer lives in the daemon's pid namespace. Its pid, taken at connect, could name
+ * another process by now; with its pidfd (SO_PEERPIDFD), a peer still alive after the look at
+ * /proc/PID is the process looked at (a pid is reused only once its process is gone). Without
+ * one (before 6.5) the pid is trusted as it is.
+ */
+static bool same_pid_ns(const struct peer *peer)
 {
 	struct stat mine, theirs;
 	char path[64];
 
-	snprintf(path, sizeof(path), "/proc/%d/ns/pid", pid);
-	return !stat("/proc/self/ns/pid", &mine) && !stat(path, &theirs) &&
-	       mine.st_ino == theirs.st_ino && mine.st_dev == theirs.st_dev;
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", peer->pid);
+	if (stat("/proc/self/ns/pid", &mine) || stat(path, &theirs) ||
+	    mine.st_ino != theirs.st_ino || mine.st_dev != theirs.st_dev)
+		return false;
+	return !peer->has_pidfd || pidfd_alive(peer->pidfd);
 }
 
 /*
@@ -152,7 +159,7 @@ static int tids_as_numbers(const struct bperf_req *req, const struct peer *peer,
 
 	if (!req->nr_ids || req->nr_ids > BPERF_PROTO_MAX_IDS)
 		return -EINVAL;
-	if (!same_pid_ns(peer->pid))
+	if (!same_pid_ns(peer))
 		return -EXDEV;
 	for (i = 0; i < (int)req->nr_ids; i++) {
 		if (req->ids[i] <= 0)

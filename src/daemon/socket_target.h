@@ -23,6 +23,7 @@ struct open_target {
 	pid_t exec_tgid;
 	int cgroup_fd;		/* the client's, or -1 */
 	__u64 cgroup_id;
+	bool free_refusal;	/* refused as the kernel would, without asking it: uncharged */
 };
 
 /* What the OPEN names, in the daemon's namespace; 0 or -errno. */

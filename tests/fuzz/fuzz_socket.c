@@ -179,7 +179,16 @@ static int fake_set_enabled(struct served_session *s, bool enabled)
 	return s->leader->fail & 1 ? -EIO : 0;
 }
 
-static int fake_read(struct served_session *s, struct bpf_perf_event_value *per_cpu)
+/* at once: one reply after each message (the waits of socket_read.c are the real backend's) */
+static unsigned long long fake_read_due_ns(const struct served_session *s,
+					   unsigned long long now_ns)
+{
+	ASSERT(s->leader->conn == F.cur);
+	return now_ns;
+}
+
+static int fake_read(struct served_session *s, unsigned long long asked_ns,
+		     struct bpf_perf_event_value *per_cpu)
 {
 	unsigned int cpu;
 
@@ -211,6 +220,7 @@ static const struct served_ops fake_ops = {
 	.check_kill = fake_check_kill,
 	.open = fake_open,
 	.set_enabled = fake_set_enabled,
+	.read_due_ns = fake_read_due_ns,
 	.read = fake_read,
 	.nr_cpus = fake_nr_cpus,
 	.close = fake_close,

@@ -13,6 +13,11 @@
  *	daemon_probe SOCKET tidnum TID	OPEN of thread TID named by its number (no pidfd)
  *	daemon_probe SOCKET connects N	N connections, each HELLO then close
  *	daemon_probe SOCKET hold	OPEN of its own process, then "ready" and sleep until killed
+ *	daemon_probe SOCKET reads N	OPEN of its own process, then N READs of it as fast as the
+ *					daemon answers: "reads K err E" (K answered, E the first
+ *					error; SIGTERM ends them early)
+ *	daemon_probe - anonlock		flock(LOCK_EX) of an eventfd, the lock of the anon inode
+ *					every BPF fd shares: "locked", and held until killed
  *	daemon_probe SOCKET many N	N connections kept open, each HELLO: the last one's reply
  *	daemon_probe SOCKET idle S	a connection silent for S seconds, then HELLO
  *	daemon_probe SOCKET fill N	N OPENs of its own process, 32 a connection: how many the
@@ -23,10 +28,13 @@
  *					group's members
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -137,6 +145,57 @@ static int open_tid_number(int sock, pid_t tid)
 	return exchange(sock, &req, sizeof(req), -1);
 }
 
+static volatile sig_atomic_t stop_reading;
+
+static void on_term(int sig)
+{
+	stop_reading = 1;
+}
+
+/*
+ * n READs of the session that an OPEN of this process made on sock, replies counted quietly;
+ * SIGTERM ends them early, and the count is printed still.
+ */
+static int read_spam(int sock, int n)
+{
+	struct sigaction sa = { .sa_handler = on_term };
+	static char reply[65536];
+	struct bperf_reply *r = (struct bperf_reply *)reply;
+	struct bperf_req req;
+	int i, done = 0, err = 0;
+
+	req_init(&req, MSG_READ);
+	/* the OPEN's reply names the session */
+	if (open_pid(sock, getpid(), 0))
+		return 1;
+	req.session = 1;
+	sigaction(SIGTERM, &sa, NULL);
+	for (i = 0; i < n && !err && !stop_reading; i++) {
+		if (proto_send(sock, &req, sizeof(req), NULL, 0) < 0 ||
+		    recv(sock, reply, sizeof(reply), 0) < (ssize_t)sizeof(*r)) {
+			err = stop_reading ? 0 : -EPIPE;
+			break;
+		}
+		err = r->err;
+		done += !err;
+	}
+	printf("reads %d err %d\n", done, err);
+	return err ? 1 : 0;
+}
+
+static int hold_anon_lock(void)
+{
+	int fd = eventfd(0, 0);
+
+	if (fd < 0 || flock(fd, LOCK_EX)) {
+		perror("eventfd flock");
+		return 2;
+	}
+	printf("locked\n");
+	pause();
+	return 0;
+}
+
 static void garbage(const char *path)
 {
 	struct bperf_req req;
@@ -188,6 +247,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(argv[2], "anonlock"))
+		return hold_anon_lock();
 	if (!strcmp(argv[2], "garbage")) {
 		garbage(argv[1]);
 		return 0;
@@ -244,6 +305,8 @@ int main(int argc, char **argv)
 			open_pid(s, atoi(argv[3]), 0);
 		return 0;
 	}
+	if (!strcmp(argv[2], "reads") && argc > 3)
+		return read_spam(s, atoi(argv[3]));
 	if (!strcmp(argv[2], "tidnum") && argc > 3)
 		return open_tid_number(s, atoi(argv[3])) ? 1 : 0;
 	if (!strcmp(argv[2], "hold")) {
