@@ -12,39 +12,41 @@
 #include "../common.h"
 #include "sync_lock.h"
 
-#define SYNC_LOCK_NAME "bperf_lock"
-
-/* "DIR/bperf_lock" for the attr map DIR/NAME (bpffs refuses names with dots) */
+/* "PATH_lock" for the attr map PATH (bpffs refuses names with dots) */
 static char *lock_path(const char *attr_map_path)
 {
-	const char *slash = strrchr(attr_map_path, '/');
-	int dir_len = slash ? (int)(slash - attr_map_path) : 1;
-
-	return xasprintf("%.*s/%s", dir_len, slash ? attr_map_path : ".", SYNC_LOCK_NAME);
+	return xasprintf("%s_lock", attr_map_path);
 }
 
 /*
- * A hand-mounted bpffs is world-writable (mode 1777): another user could have made the
- * directory first, and would then hold its lock. Refused, never used.
+ * The lock must be the attr map's owner's, mode 0700: a hand-mounted bpffs is world-writable
+ * (mode 1777), and another user could have made the directory first, then held its lock.
+ * Refused, never used.
  */
-static int check_owner(int fd, const char *path)
+static int check_owner(int fd, const char *path, uid_t owner)
 {
 	struct stat st;
 
 	if (fstat(fd, &st))
 		return -errno;
-	if (st.st_uid == 0 && !(st.st_mode & 077))
+	if (st.st_uid == owner && !(st.st_mode & 077))
 		return 0;
-	pr_err("bperf's lock %s is not root's own with mode 0700 (owner %u, mode %04o): remove it",
-	       path, (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 07777));
+	pr_err("bperf's lock %s is not the attr map owner's with mode 0700 (owner %u, mode %04o): "
+	       "remove it", path, (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 07777));
 	return -EPERM;
 }
 
 int sync_lock_open(const char *attr_map_path)
 {
 	char *path = lock_path(attr_map_path);
+	struct stat map_st;
 	int fd, err;
 
+	if (stat(attr_map_path, &map_st)) {
+		err = -errno;
+		pr_err("Failed to use the BPF attr map %s: %s", attr_map_path, strerror(-err));
+		goto out;
+	}
 	if (mkdir(path, 0700) && errno != EEXIST) {
 		err = -errno;
 		pr_err("Failed to make bperf's lock %s: %s", path, strerror(-err));
@@ -56,7 +58,7 @@ int sync_lock_open(const char *attr_map_path)
 		pr_err("Failed to open bperf's lock %s: %s", path, strerror(-err));
 		goto out;
 	}
-	err = check_owner(fd, path);
+	err = check_owner(fd, path, map_st.st_uid);
 	if (err)
 		close(fd);
 	else

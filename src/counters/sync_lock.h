@@ -5,8 +5,9 @@
  * the lock of the one anon inode that every BPF map and program fd shares with every eventfd,
  * epoll and timerfd fd, so any local user holds it with flock(eventfd(0, 0), LOCK_EX) for as
  * long as they like: a root daemon must never wait on it. This lock is a directory beside the
- * attr map (on the same bpffs, so every process that can share its leaders, containers too,
- * finds the same one), root's own with mode 0700, which no other user can open or flock.
+ * attr map, PATH_lock (on the same bpffs, so every process that can share its leaders,
+ * containers too, finds the same one), the map owner's with mode 0700, which no other user can
+ * open or flock.
  */
 #ifndef BPERF_SYNC_LOCK_H
 #define BPERF_SYNC_LOCK_H

@@ -28,7 +28,7 @@ SUB=$A/sub
 NS=bperf_cgns_$$
 
 cleanup() {
-	rm -f "$BPF_MAP"
+	rm -rf "$BPF_MAP" "$BPF_MAP"_lock
 	remove_cgroup "$SUB"
 	remove_cgroup "$A"
 	remove_cgroup "$B"

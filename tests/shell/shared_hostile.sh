@@ -79,24 +79,24 @@ rm -f "$saved_map"
 mv "$SHARED_MAP" "$saved_map" || fail "cannot move the attr map aside"
 bpftool prog pin id "$prog" "$SHARED_MAP" || fail "cannot pin the leader program"
 refused "a pinned program" "is not a BPF map"
-rm -f "$SHARED_MAP"
+rm -rf "$SHARED_MAP" "$SHARED_MAP"_lock
 bpftool link pin id "$LINK" "$SHARED_MAP" || fail "cannot pin the leader link"
 refused "a pinned link" "is not a BPF map"
-rm -f "$SHARED_MAP"
+rm -rf "$SHARED_MAP" "$SHARED_MAP"_lock
 mv "$saved_map" "$SHARED_MAP" || fail "cannot put the attr map back"
 stop_background
 
 # --- maps of the wrong shape -----------------------------------------------------------------
-rm -f "$SHARED_MAP"
+rm -rf "$SHARED_MAP" "$SHARED_MAP"_lock
 bpftool map create "$SHARED_MAP" type array key 4 value 8 entries 4 name bperf_test
 refused "an array map" "not a perf attr map (type 2"
-rm -f "$SHARED_MAP"
+rm -rf "$SHARED_MAP" "$SHARED_MAP"_lock
 bpftool map create "$SHARED_MAP" type hash key 64 value 8 entries 4 name bperf_test
 refused "64-byte keys" "key size 64"
-rm -f "$SHARED_MAP"
+rm -rf "$SHARED_MAP" "$SHARED_MAP"_lock
 bpftool map create "$SHARED_MAP" type hash key 128 value 16 entries 4 name bperf_test
 refused "16-byte values" "value size 16"
-rm -f "$SHARED_MAP"
+rm -rf "$SHARED_MAP" "$SHARED_MAP"_lock
 
 # --- bogus entries: ids of nothing, of a link that is no leader, of another event's leader ----
 for id in 0 2147483647 4294967295; do
@@ -104,7 +104,7 @@ for id in 0 2147483647 4294967295; do
 	bpftool map update pinned "$SHARED_MAP" key $PF_KEY value $(le32 "$id") 0 0 0 0
 	exact "entry naming link $id"
 	grep -q "new leader" "$TMP/verbose" || fail "link $id: no new leader: $(cat "$TMP/verbose")"
-	rm -f "$SHARED_MAP"
+	rm -rf "$SHARED_MAP" "$SHARED_MAP"_lock
 done
 
 background context-switches:b

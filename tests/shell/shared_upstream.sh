@@ -129,7 +129,7 @@ if upstream follow; then
 	echo "upstream follower ran $runs times"
 	# the leader went with its last user; the next session replaces its entry (shared_hostile)
 	! bpftool link show id "$UP_LINK" >/dev/null 2>&1 || fail "link $UP_LINK outlived its users"
-	rm -f "$SHARED_MAP"
+	rm -rf "$SHARED_MAP" "$SHARED_MAP"_lock
 else
 	echo "no upstream follower: $(tail -n 1 "$TMP/upstream.out")"
 	stop_background

@@ -59,7 +59,7 @@ live_vs_perf_report shared_I "${SHARED[@]}" -I 40 -e task-clock,page-faults -- "
 sleeper_pid=$!
 live_vs_perf_report shared_p "${SHARED[@]}" -p "$sleeper_pid" -e task-clock,context-switches \
 	-- sleep 0.2
-rm -f /sys/fs/bpf/bperf_test_record
+rm -rf /sys/fs/bpf/bperf_test_record /sys/fs/bpf/bperf_test_record_lock
 live_vs_perf_report p -p "$sleeper_pid" -e task-clock,context-switches -- sleep 0.2
 live_vs_perf_report t -t "$sleeper_pid" -e task-clock,context-switches -- sleep 0.2
 live_vs_perf_report per_thread --per-thread -p "$sleeper_pid" -e task-clock -- sleep 0.2

@@ -35,7 +35,7 @@ cleanup() {
 		kill "$pid" 2>/dev/null
 	done
 	[ "$(type -t unload_targets)" = function ] && unload_targets
-	rm -f "$pin"
+	rm -rf "$pin" "$pin"_lock
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -334,7 +334,7 @@ two_sessions() {
 	assert_eq 1 "$leaders" "on_switch leaders of nobody's with two sessions sharing"
 }
 check two_sessions two_sessions
-rm -f "$pin"
+rm -rf "$pin" "$pin"_lock
 unload_targets
 # the sessions' leader programs went with them (the other tests' are root's); programs are freed
 # asynchronously, after their links' grace periods: up to 5 s
