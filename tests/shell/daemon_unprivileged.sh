@@ -276,8 +276,13 @@ check garbage probe_says garbage "err -71 err -93 err -93 err -93 err -71 err 0 
 granted() {
 	local root out
 
-	"$BPERF" stat --bpf-counters -a -x, -e page-faults -- sleep 0.6 2>"$TMP/root.err" &
+	# root's session counts before the member's starts (they share no lock: other attr maps)
+	rm -f "$TMP/root.ctl" "$TMP/root.ack"
+	mkfifo "$TMP/root.ctl" "$TMP/root.ack"
+	"$BPERF" stat --bpf-counters -a -x, -e page-faults \
+		--control "fifo:$TMP/root.ctl,$TMP/root.ack" -- sleep 2 2>"$TMP/root.err" &
 	root=$!
+	control_ping "$TMP/root.ctl" "$TMP/root.ack" "root's -a" "$TMP/root.err"
 	member "$BPERF" stat --bpf-counters -a -x, -e page-faults -- "$PT" 5000 2>"$TMP/member.err"
 	assert_eq 0 $? "the member's -a: exit status ($(cat "$TMP/member.err"))"
 	wait "$root"
