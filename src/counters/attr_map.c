@@ -184,7 +184,6 @@ int attr_map_open_locked(struct attr_map *map, const char *path)
 	int err;
 
 	map->fd = map->lock_fd = -1;
-	map->perf_locked = false;
 	map->path = path;
 	err = ensure_bpffs(path);
 	if (err)

@@ -47,9 +47,9 @@ int shared_join(const char *map_path, const struct perf_event_attr *key,
 
 	if (attr_map_open_locked(&map, map_path))
 		return -ECANCELED;	/* reported */
-	/* the handle's own open of the lock (leader_sync() takes it): printed if it fails */
-	lock_fd = sync_lock_open(map_path);
-	err = lock_fd < 0 ? -ECANCELED : leader_get(&map, key, attrs, nr, verbose, h);
+	/* the handle's own open of the lock, which leader_sync() takes */
+	lock_fd = sync_lock_reopen(map.lock_fd);
+	err = lock_fd < 0 ? lock_fd : leader_get(&map, key, attrs, nr, verbose, h);
 	if (!err) {
 		h->lock_fd = lock_fd;
 		err = claim(&map, key, h, spec, slot, cg_idx, name);

@@ -68,6 +68,13 @@ out:
 	return err;
 }
 
+int sync_lock_reopen(int fd)
+{
+	int again = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	return again < 0 ? -errno : again;
+}
+
 int sync_lock_take(int fd)
 {
 	while (flock(fd, LOCK_EX))

@@ -14,7 +14,9 @@
 
 /* The lock's own fd (a new open file: flock() owners are open files), or -errno (printed). */
 int sync_lock_open(const char *attr_map_path);
-/* Waits for the lock: only root's bperf processes can hold it. 0 or -errno. */
+/* Another open file of the lock that fd is open on (its own flock() owner), or -errno. */
+int sync_lock_reopen(int fd);
+/* Waits for the lock: only the map owner's bperf processes can hold it. 0 or -errno. */
 int sync_lock_take(int fd);
 void sync_lock_drop(int fd);
 

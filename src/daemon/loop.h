@@ -22,7 +22,10 @@ int loop_add(struct loop *l, int fd, unsigned int events, loop_fn fn, void *arg)
 int loop_mod(struct loop *l, int fd, unsigned int events);
 /* Stops watching fd (the caller closes it); safe from inside fd's own callback. */
 void loop_del(struct loop *l, int fd);
-/* A timerfd calling fn every interval_ms; returns its fd (for loop_del) or -errno. */
+/*
+ * A timerfd calling fn every interval_ms (0: disarmed, for the caller to arm with
+ * timerfd_settime()); returns its fd (for loop_del) or -errno.
+ */
 int loop_add_timer(struct loop *l, unsigned int interval_ms, loop_fn fn, void *arg);
 /* Runs until loop_stop(); returns the status given to it. */
 int loop_run(struct loop *l);

@@ -121,10 +121,11 @@ static int served_read(struct served_session *s, unsigned long long asked_ns,
 		       struct bpf_perf_event_value *per_cpu)
 {
 	struct served_leader *l = s->leader;
-	unsigned long long began = now_ns();
+	unsigned long long began;
 	int err;
 
 	if (l->synced_ns <= asked_ns) {
+		began = now_ns();
 		err = leader_sync(&l->h);
 		if (err)
 			return err;

@@ -8,9 +8,7 @@
  * Each answer comes from a sync that began after its READ came in: exact, as an answer at once.
  */
 #include <errno.h>
-#include <stdint.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -101,10 +99,7 @@ static void on_read_timer(void *arg, int fd, unsigned int revents)
 	struct client_server *s = arg;
 	unsigned long long now = now_ns(), next = 0;
 	struct conn *c, *after;
-	uint64_t expirations;
 
-	if (read(fd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN)
-		return;
 	s->read_timer_due_ns = 0;
 	for (c = s->conns; c && s->nr_reads_waiting; c = after) {
 		after = c->next;
@@ -133,17 +128,9 @@ void socket_read_cancel(struct conn *c)
 
 int socket_read_start(struct client_server *s)
 {
-	int err;
-
-	s->read_timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (s->read_timer_fd < 0)
-		return -errno;
-	err = loop_add(s->loop, s->read_timer_fd, EPOLLIN, on_read_timer, s);
-	if (err) {
-		close(s->read_timer_fd);
-		s->read_timer_fd = -1;
-	}
-	return err;
+	/* disarmed until a READ waits (arm()) */
+	s->read_timer_fd = loop_add_timer(s->loop, 0, on_read_timer, s);
+	return s->read_timer_fd < 0 ? s->read_timer_fd : 0;
 }
 
 void socket_read_stop(struct client_server *s)
