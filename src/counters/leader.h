@@ -72,6 +72,21 @@ struct leader_session_spec {
 int leader_get(const struct attr_map *map, const struct perf_event_attr *key,
 	       const struct perf_event_attr *attrs, int nr, int verbose,
 	       struct leader_handle *h);
+/*
+ * leader_get() in two steps, so that the attr map need not stay locked while a leader loads (100
+ * ms or more): leader_find() takes a leader to share, or returns -ENOENT where a new one is
+ * needed; leader_create() makes one, without the map (0, -ECANCELED after printing why, or the
+ * kernel's refusal of the event, unsaid); leader_file(), with the map locked again, files it and
+ * moves it to h, unless a leader to share was filed meanwhile (then fresh is put and h takes
+ * that one).
+ */
+int leader_find(const struct attr_map *map, const struct perf_event_attr *key,
+		const struct perf_event_attr *attrs, int nr, int verbose, struct leader_handle *h);
+int leader_create(struct leader_handle *fresh, const struct perf_event_attr *key,
+		  const struct perf_event_attr *attrs, int nr);
+int leader_file(const struct attr_map *map, const struct perf_event_attr *key,
+		const struct perf_event_attr *attrs, int nr, int verbose,
+		struct leader_handle *fresh, struct leader_handle *h);
 void leader_put(struct leader_handle *h);
 /*
  * Whether a group of nr events opens on the PMU as one group (on the first online CPU): 0, or

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Joining and leaving a shared leader (shared_join.h), with the attr map locked throughout. */
+/*
+ * Joining and leaving a shared leader (shared_join.h), with the attr map locked throughout but
+ * while a new leader loads.
+ */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,18 +41,56 @@ static int claim(const struct attr_map *map, const struct perf_event_attr *key,
 	return err;
 }
 
-int shared_join(const char *map_path, const struct perf_event_attr *key,
+/*
+ * The leader of key in the locked map, made unlocked where there is none and fresh is NULL (its
+ * load takes 100 ms or more, which no one waiting on the lock should wait for), or fresh filed.
+ * The map is locked again on return, but where a leader could not be made or locked again:
+ * then it is closed.
+ */
+static int take_leader(struct attr_map *map, const char *map_path,
+		       const struct perf_event_attr *key, const struct perf_event_attr *attrs,
+		       int nr, int verbose, struct leader_handle *fresh, bool may_make,
+		       struct leader_handle *h)
+{
+	struct leader_handle made;
+	int err;
+
+	if (fresh)
+		return leader_file(map, key, attrs, nr, verbose, fresh, h);
+	err = leader_find(map, key, attrs, nr, verbose, h);
+	if (err != -ENOENT || !may_make)
+		return err;
+	attr_map_close(map);
+	err = leader_create(&made, key, attrs, nr);
+	if (err)
+		return err;	/* the map stays closed */
+	if (attr_map_open_locked(map, map_path)) {
+		leader_put(&made);
+		return -ECANCELED;
+	}
+	return leader_file(map, key, attrs, nr, verbose, &made, h);
+}
+
+static int join(const char *map_path, const struct perf_event_attr *key,
 		const struct perf_event_attr *attrs, int nr, const struct leader_session_spec *spec,
-		const char *name, int verbose, struct leader_handle *h, __u32 *slot, __u32 *cg_idx)
+		const char *name, int verbose, struct leader_handle *fresh, bool may_make,
+		struct leader_handle *h, __u32 *slot, __u32 *cg_idx)
 {
 	struct attr_map map;
 	int lock_fd, err;
 
-	if (attr_map_open_locked(&map, map_path))
+	if (attr_map_open_locked(&map, map_path)) {
+		if (fresh)
+			leader_put(fresh);
 		return -ECANCELED;	/* reported */
+	}
 	/* the handle's own open of the lock, which leader_sync() takes */
 	lock_fd = sync_lock_reopen(map.lock_fd);
-	err = lock_fd < 0 ? lock_fd : leader_get(&map, key, attrs, nr, verbose, h);
+	err = lock_fd;
+	if (lock_fd >= 0)
+		err = take_leader(&map, map_path, key, attrs, nr, verbose, fresh, may_make, h);
+	else if (fresh)
+		leader_put(fresh);
 	if (!err) {
 		h->lock_fd = lock_fd;
 		err = claim(&map, key, h, spec, slot, cg_idx, name);
@@ -63,6 +104,30 @@ int shared_join(const char *map_path, const struct perf_event_attr *key,
 	}
 	attr_map_close(&map);
 	return err;
+}
+
+int shared_join(const char *map_path, const struct perf_event_attr *key,
+		const struct perf_event_attr *attrs, int nr, const struct leader_session_spec *spec,
+		const char *name, int verbose, struct leader_handle *h, __u32 *slot, __u32 *cg_idx)
+{
+	return join(map_path, key, attrs, nr, spec, name, verbose, NULL, true, h, slot, cg_idx);
+}
+
+int shared_join_existing(const char *map_path, const struct perf_event_attr *key,
+			 const struct perf_event_attr *attrs, int nr,
+			 const struct leader_session_spec *spec, int verbose,
+			 struct leader_handle *h, __u32 *slot, __u32 *cg_idx)
+{
+	return join(map_path, key, attrs, nr, spec, NULL, verbose, NULL, false, h, slot, cg_idx);
+}
+
+int shared_join_fresh(const char *map_path, const struct perf_event_attr *key,
+		      const struct perf_event_attr *attrs, int nr,
+		      const struct leader_session_spec *spec, int verbose,
+		      struct leader_handle *fresh, struct leader_handle *h, __u32 *slot,
+		      __u32 *cg_idx)
+{
+	return join(map_path, key, attrs, nr, spec, NULL, verbose, fresh, false, h, slot, cg_idx);
 }
 
 int shared_claim(const char *map_path, const struct perf_event_attr *key,

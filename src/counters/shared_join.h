@@ -26,6 +26,22 @@ int shared_join(const char *map_path, const struct perf_event_attr *key,
 		const char *name, int verbose, struct leader_handle *h, __u32 *slot, __u32 *cg_idx);
 
 /*
+ * shared_join() for the daemon, whose loop must not wait for a leader to load: without a name,
+ * and without making a leader. shared_join_existing() returns -ENOENT where a new one is needed;
+ * the caller makes it beside its loop (leader_create()), and shared_join_fresh() files it and
+ * takes the slot, or shares a leader filed meanwhile and puts fresh (fresh is always used up).
+ */
+int shared_join_existing(const char *map_path, const struct perf_event_attr *key,
+			 const struct perf_event_attr *attrs, int nr,
+			 const struct leader_session_spec *spec, int verbose,
+			 struct leader_handle *h, __u32 *slot, __u32 *cg_idx);
+int shared_join_fresh(const char *map_path, const struct perf_event_attr *key,
+		      const struct perf_event_attr *attrs, int nr,
+		      const struct leader_session_spec *spec, int verbose,
+		      struct leader_handle *fresh, struct leader_handle *h, __u32 *slot,
+		      __u32 *cg_idx);
+
+/*
  * The same in a leader the caller holds already (the daemon's, for one more client): 0 or the
  * claim's or the registration's -errno, not said.
  */

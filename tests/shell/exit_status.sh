@@ -17,7 +17,7 @@ require_root
 
 tmp=$(mktemp -d)
 shared_map=/sys/fs/bpf/bperf_test_exit_status
-trap 'rm -rf "$tmp"; rm -f "$shared_map"' EXIT
+trap 'rm -rf "$tmp"; rm -rf "$shared_map" "$shared_map"_lock' EXIT
 nfail=0
 sleeper=$WORKLOADS/sleeper
 
@@ -248,7 +248,7 @@ sigint_interval() {
 }
 
 mount_bpffs
-rm -f "$shared_map"
+rm -rf "$shared_map" "$shared_map"_lock
 read -r prc pms < <(sigint_interval perf "$PERF" stat)
 [ "$prc" = 130 ] && [ "$pms" -lt 2000 ] ||
 	case_fail "perf -I and SIGINT: exit $prc after $pms ms, expected 130 at once"

@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "attr_map_remove.h"
 #include "check.h"
 #include "daemon/loop.h"
 #include "daemon/proto.h"
@@ -461,7 +462,7 @@ int main(int argc, char **argv)
 	waitpid(server, &status, 0);
 	CHECK("the server stopped cleanly", WIFEXITED(status) && !WEXITSTATUS(status));
 	CHECK("the socket file is gone", access(path, F_OK) && errno == ENOENT);
-	unlink(map);
+	attr_map_remove(map);
 	rmdir(dir);
 	return check_exit(NAME);
 }

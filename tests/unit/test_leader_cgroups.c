@@ -25,6 +25,7 @@
 
 #include <bpf/bpf.h>
 
+#include "attr_map_remove.h"
 #include "check.h"
 #include "needs_cgroup.h"
 #include "touch_pages.h"
@@ -308,7 +309,7 @@ out_leader:
 	leader_put(&h);
 out_map:
 	attr_map_close(&map);
-	unlink(map_path);
+	attr_map_remove(map_path);
 	free(idx);
 	return check_exit(NAME);
 }

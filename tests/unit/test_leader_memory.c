@@ -20,6 +20,7 @@
 
 #include <bpf/bpf.h>
 
+#include "attr_map_remove.h"
 #include "check.h"
 #include "src/counters/attr_map.h"
 #include "src/counters/leader.h"
@@ -249,6 +250,6 @@ int main(void)
 	leader_put(&h);
 out_map:
 	attr_map_close(&map);
-	unlink(map_path);
+	attr_map_remove(map_path);
 	return check_exit(NAME);
 }

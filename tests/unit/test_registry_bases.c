@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "attr_map_remove.h"
 #include "check.h"
 #include "needs_cgroup.h"
 #include "touch_pages.h"
@@ -103,6 +104,6 @@ int main(void)
 	registry_close(r);
 out:
 	rmdir(dir);
-	unlink(map_path);
+	attr_map_remove(map_path);
 	return check_exit(NAME);
 }

@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "attr_map_remove.h"
 #include "check.h"
 #include "touch_pages.h"
 #include "events/stat_config.h"
@@ -65,29 +66,35 @@ static char *capture_end(struct stderr_capture *cap)
 	return text;
 }
 
-/* {page-faults,minor-faults},cs, then its evlist reordered: page-faults, cs, minor-faults. */
-static void move_member_after_lone_event(struct evlist *ev)
-{
-	struct evsel member = ev->entries[1];
+#define GROUP_AND_LONE_EVENT "{page-faults,minor-faults,major-faults},cs"
 
-	ev->entries[1] = ev->entries[2];
-	ev->entries[2] = member;
+/*
+ * GROUP_AND_LONE_EVENT, then its evlist reordered: page-faults, cs,
+ * minor-faults, major-faults, so the group's members stand apart from their leader.
+ */
+static void move_lone_event_after_leader(struct evlist *ev)
+{
+	struct evsel lone = ev->entries[ev->nr - 1];
+	int i;
+
+	for (i = ev->nr - 1; i > 1; i--) {
+		ev->entries[i] = ev->entries[i - 1];
+		ev->entries[i].idx = i;
+	}
+	ev->entries[1] = lone;
 	ev->entries[1].idx = ev->entries[1].leader_idx = 1;
-	ev->entries[2].idx = 2;
-	ev->entries[2].leader_idx = 0;
 }
 
-/* n page faults at least: fresh anonymous pages, no huge pages */
 /*
- * The same reordered group through shared counters: the leader is made for page-faults and
- * minor-faults (its group's attrs taken through members[]), so both count the pages touched.
+ * The same reordered group through shared counters: the leader is made for the whole group
+ * (its attrs taken through members[]), so its members count the pages touched.
  */
 static void shared_group_apart(const char *self)
 {
 	struct parse_events_error perr = { .idx = -1 };
 	struct stat_options o = { 0 };
 	struct stat_session s;
-	const struct counter *pf, *minor;
+	const struct counter *pf, *minor, *major;
 	int err;
 
 	o.scale = true;
@@ -95,11 +102,11 @@ static void shared_group_apart(const char *self)
 	o.tid = self;
 	o.bpf_counters = true;
 	o.bpf_attr_map = "/sys/fs/bpf/bperf_test_session_ops";
-	unlink(o.bpf_attr_map);
-	if (!CHECK_OK("shared: parse", parse_events(&o.evlist, "{page-faults,minor-faults},cs",
+	attr_map_remove(o.bpf_attr_map);
+	if (!CHECK_OK("shared: parse", parse_events(&o.evlist, GROUP_AND_LONE_EVENT,
 						    &o.events_ctx, &perr)))
 		return;
-	move_member_after_lone_event(&o.evlist);
+	move_lone_event_after_leader(&o.evlist);
 	/* as cmd_stat does before the first run */
 	evlist_config_for_stat(&o.evlist, &(struct stat_attr_opts){ 0 });
 	err = session_init(&s, &o, &o.evlist, 0, NULL);
@@ -108,6 +115,7 @@ static void shared_group_apart(const char *self)
 	if (CHECK_OK("shared: session open", err)) {
 		pf = &s.counters[0];
 		minor = &s.counters[2];
+		major = &s.counters[3];
 		CHECK_STR("shared: page-faults' backend", "shared", pf->ops->name);
 		session_enable(&s);
 		touch_pages(1000);
@@ -116,12 +124,12 @@ static void shared_group_apart(const char *self)
 		CHECK_MSG("shared: page-faults", pf->counts[0].val >= 1000,
 			  "at least the 1000 pages touched, got %llu",
 			  (unsigned long long)pf->counts[0].val);
-		CHECK_EQ("shared: minor-faults = page-faults", pf->counts[0].val,
-			 minor->counts[0].val);
+		CHECK_EQ("shared: page-faults = minor-faults + major-faults", pf->counts[0].val,
+			 minor->counts[0].val + major->counts[0].val);
 	}
 	session_free(&s);
 	stat_options_free(&o);
-	unlink(o.bpf_attr_map);
+	attr_map_remove(o.bpf_attr_map);
 }
 
 int main(void)
@@ -130,7 +138,7 @@ int main(void)
 	struct stat_options o = { 0 };
 	struct stderr_capture cap;
 	struct stat_session s;
-	struct counter *pf, *cs, *minor;
+	struct counter *pf, *cs, *minor, *major;
 	char self[32], *said;
 	int err;
 
@@ -143,10 +151,10 @@ int main(void)
 	/* this thread, which touches pages between the enable and the disable */
 	snprintf(self, sizeof(self), "%d", getpid());
 	o.tid = self;
-	if (!CHECK_OK("parse", parse_events(&o.evlist, "{page-faults,minor-faults},cs",
+	if (!CHECK_OK("parse", parse_events(&o.evlist, GROUP_AND_LONE_EVENT,
 					    &o.events_ctx, &perr)))
 		return check_exit(NAME);
-	move_member_after_lone_event(&o.evlist);
+	move_lone_event_after_leader(&o.evlist);
 	/* as cmd_stat does before the first run */
 	evlist_config_for_stat(&o.evlist, &(struct stat_attr_opts){ 0 });
 	err = session_init(&s, &o, &o.evlist, 0, NULL);
@@ -157,8 +165,9 @@ int main(void)
 	pf = &s.counters[0];
 	cs = &s.counters[1];
 	minor = &s.counters[2];
+	major = &s.counters[3];
 	CHECK("the leader's members[]", pf->members && pf->members[0] == pf &&
-	      pf->members[1] == minor);
+	      pf->members[1] == minor && pf->members[2] == major);
 	CHECK_EQ("minor-faults' place in its group", 1, minor->member_idx);
 	CHECK_EQ("cs' place (alone)", 0, cs->member_idx);
 	CHECK("cs has no members[]", !cs->members);
@@ -192,8 +201,10 @@ int main(void)
 		  "at least the 100 pages touched, got %llu",
 		  (unsigned long long)pf->counts[0].val);
 	CHECK("minor-faults read", !minor->read_failed);
-	CHECK_EQ("minor-faults = page-faults (the group's read)", pf->counts[0].val,
-		 minor->counts[0].val);
+	CHECK("major-faults read", !major->read_failed);
+	/* a major fault (the test's own pages read from disk) counts in page-faults too */
+	CHECK_EQ("page-faults = minor-faults + major-faults (the group's read)",
+		 pf->counts[0].val, minor->counts[0].val + major->counts[0].val);
 out:
 	session_free(&s);
 	stat_options_free(&o);

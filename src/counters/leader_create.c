@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Making a leader (leader.h): its programs loaded and attached, its events opened on every CPU.
+ * Nothing here touches the attr map, so a leader is made without its lock (leader_create()).
+ */
+#include "leader.h"
+#include "counter.h"
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../common.h"
+#include "../stat/target.h"
+#include "leader.skel.h"
+#include "leader_internal.h"
+#include "leader_maps.h"
+
+static int sys_perf_event_open(struct perf_event_attr *attr, int cpu, int group_fd)
+{
+	return (int)syscall(__NR_perf_event_open, attr, -1, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
+
+/*
+ * Opens member m of attrs[0..nr) on cpu. enabled_leader: a trial open with the group's leader
+ * enabled (see leader_group_fits()); else a group starts once complete, as perf enables its
+ * groups.
+ */
+static int open_member(const struct perf_event_attr *attrs, int nr, int m, int cpu, int group_fd,
+		       bool enabled_leader)
+{
+	struct perf_event_attr attr = attrs[m];
+	int fd;
+
+	attr.disabled = nr > 1 && m == 0 && !enabled_leader;
+	attr.inherit = 0;
+	attr.enable_on_exec = 0;
+	attr.sample_type = 0;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd = sys_perf_event_open(&attr, cpu, group_fd);
+	if (fd < 0 && errno == EINVAL && (attr.exclude_guest || attr.exclude_host)) {
+		/* perf's fallback for PMUs that refuse them (msr) */
+		attr.exclude_guest = attr.exclude_host = 0;
+		fd = sys_perf_event_open(&attr, cpu, group_fd);
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+static int probe_group(const struct perf_event_attr *attrs, int nr, int *member_err,
+		       bool enabled_leader)
+{
+	struct cpu_map online;
+	int fds[LEADER_MAX_MEMBERS + 1], m, err;	/* leader_group_fits() tries one more */
+
+	err = cpu_map_online(&online);
+	if (err)
+		return err;
+	for (m = 0; m < nr; m++) {
+		fds[m] = open_member(attrs, nr, m, online.cpus[0], m ? fds[0] : -1,
+				     enabled_leader);
+		member_err[m] = fds[m] < 0 ? fds[m] : 0;
+		if (!err)
+			err = member_err[m];
+		/* perf tries every member of a group whose leader opened */
+		if (!m && err)
+			break;
+	}
+	while (--m >= 0)
+		if (fds[m] >= 0)
+			close(fds[m]);
+	cpu_map_free(&online);
+	return err;
+}
+
+int leader_probe_group(const struct perf_event_attr *attrs, int nr, int *member_err)
+{
+	return probe_group(attrs, nr, member_err, false);
+}
+
+bool leader_group_fits(const struct perf_event_attr *attrs, int nr, bool spare)
+{
+	struct perf_event_attr trial[LEADER_MAX_MEMBERS + 1];
+	int member_err[LEADER_MAX_MEMBERS + 1];
+
+	if (nr < 1 || nr > LEADER_MAX_MEMBERS)
+		return false;
+	memcpy(trial, attrs, nr * sizeof(*attrs));
+	if (spare)
+		trial[nr] = attrs[nr - 1];
+	return !probe_group(trial, nr + spare, member_err, true);
+}
+
+/* The per-CPU events of every member, installed in the leader's events array. */
+static int install_events(struct leader_bpf *skel, const struct perf_event_attr *attrs, int nr,
+			  int nr_cpus)
+{
+	int map_fd = bpf_map__fd(skel->maps.events);
+	struct cpu_map online;
+	int i, m, err = 0;
+
+	err = cpu_map_online(&online);
+	if (err)
+		return err;
+	for (i = 0; i < online.nr && !err; i++) {
+		int cpu = online.cpus[i], fds[LEADER_MAX_MEMBERS];
+
+		for (m = 0; m < nr; m++) {
+			__u32 key = m * nr_cpus + cpu;
+
+			fds[m] = open_member(attrs, nr, m, cpu, m ? fds[0] : -1, false);
+			if (fds[m] < 0) {
+				err = fds[m];
+				break;
+			}
+			if (bpf_map_update_elem(map_fd, &key, &fds[m], BPF_ANY)) {
+				err = -errno;
+				m++;
+				break;
+			}
+		}
+		if (!err && nr > 1 && ioctl(fds[0], PERF_EVENT_IOC_ENABLE, 0) < 0)
+			err = -errno;
+		/* BPF_F_PRESERVE_ELEMS: the array keeps the events after these fds close. */
+		while (--m >= 0)
+			if (fds[m] >= 0)
+				close(fds[m]);
+	}
+	cpu_map_free(&online);
+	return err;
+}
+
+/* The members counting context switches: their slices go to the previous owner. */
+static __u32 context_switch_members(const struct perf_event_attr *attrs, int nr)
+{
+	__u32 mask = 0;
+	int m;
+
+	for (m = 0; m < nr; m++)
+		if (attrs[m].type == PERF_TYPE_SOFTWARE &&
+		    attrs[m].config == PERF_COUNT_SW_CONTEXT_SWITCHES)
+			mask |= 1u << m;
+	return mask;
+}
+
+/*
+ * on_exit_task's kprobe, attached here rather than by libbpf, whose link would keep the probe's
+ * perf event fd open in this process for good: the link holds the event itself. Returns the link
+ * fd, or -errno where the kernel has no kprobes or refuses this one.
+ */
+static int attach_exit_probe(const struct bpf_program *prog)
+{
+	struct perf_event_attr attr = { .size = sizeof(attr) };
+	char type[32];
+	int pfd, lfd, err;
+
+	if (read_text_file("/sys/bus/event_source/devices/kprobe/type", type, sizeof(type)))
+		return -ENOENT;
+	attr.type = atoi(type);
+	attr.config1 = (__u64)(unsigned long)"perf_event_exit_task";	/* the probed function */
+	pfd = (int)syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	lfd = bpf_link_create(bpf_program__fd(prog), pfd, BPF_PERF_EVENT, NULL);
+	err = -errno;
+	close(pfd);
+	return lfd < 0 ? err : lfd;
+}
+
+/*
+ * Whether sched_process_exit fires right before perf_event_exit_task(), as since Linux 6.16:
+ * the same change gave the event its own layout (group_dead), where before it shared
+ * sched_process_template and came after exit_mm(). tracefs tells in a few microseconds; the
+ * kernel's BTF, where tracefs is not mounted, in about 50 ms.
+ */
+static bool exit_tracepoint_at_perf_exit(void)
+{
+	char format[4096];
+	struct btf *btf;
+	bool found;
+
+	if (!read_text_file("/sys/kernel/tracing/events/sched/sched_process_exit/format", format,
+			    sizeof(format)))
+		return strstr(format, "group_dead") != NULL;
+	btf = btf__load_vmlinux_btf();
+	if (!btf)
+		return false;
+	found = btf__find_by_name_kind(btf, "trace_event_raw_sched_process_exit",
+				       BTF_KIND_STRUCT) > 0;
+	btf__free(btf);
+	return found;
+}
+
+/* the link fd of the exit program the skeleton loaded, or -1 where none attaches */
+static int attach_exit_program(struct leader_bpf *skel)
+{
+	struct bpf_link *link;
+	int fd;
+
+	if (bpf_program__autoload(skel->progs.on_exit_task)) {
+		fd = attach_exit_probe(skel->progs.on_exit_task);
+		return fd < 0 ? -1 : fd;
+	}
+	if (!bpf_program__autoload(skel->progs.on_process_exit))
+		return -1;
+	link = bpf_program__attach(skel->progs.on_process_exit);
+	if (!link)
+		return -1;
+	/* as create_leader's other links: our dup keeps it attached */
+	fd = fcntl(bpf_link__fd(link), F_DUPFD_CLOEXEC, 3);
+	bpf_link__disconnect(link);
+	close(bpf_link__fd(link));
+	bpf_link__destroy(link);
+	return fd < 0 ? -1 : fd;
+}
+
+/* *out = a dup of fd kept past the skeleton, unless err is set already; 0 or the first -errno */
+static int dup_fd(int fd, int *out, int err)
+{
+	if (err)
+		return err;
+	*out = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	return *out < 0 ? -errno : 0;
+}
+
+/*
+ * The leader's maps in maps are made with templates of their inner maps sized for its members
+ * (the arrays' inner maps must match them): fds[] to close after load. 0 or -errno.
+ */
+static int set_templates(struct leader_bpf *skel, __u32 nr, int fds[6])
+{
+	struct bpf_map *outer[6] = { skel->maps.accum, skel->maps.filter, skel->maps.cg_index,
+				     skel->maps.cg_accum, skel->maps.cg_users, skel->maps.task_slots };
+	const enum leader_inner kinds[6] = { INNER_ACCUM, INNER_FILTER, INNER_CG_INDEX,
+					     INNER_CG_ACCUM, INNER_CG_USERS, INNER_TASK_SLOTS };
+	int i, err = 0;
+
+	for (i = 0; i < 6; i++)
+		fds[i] = -1;
+	for (i = 0; i < 6 && !err; i++) {
+		fds[i] = leader_inner_new(kinds[i], nr, 0);
+		err = fds[i] < 0 ? fds[i] : bpf_map__set_inner_map_fd(outer[i], fds[i]);
+	}
+	return err;
+}
+
+static void close_templates(const int fds[6])
+{
+	int i;
+
+	for (i = 0; i < 6; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+static int create_leader(struct leader_handle *h, const struct perf_event_attr *key,
+			 const struct perf_event_attr *attrs, int nr)
+{
+	struct bpf_program *progs[LEADER_EXIT_LINK];
+	struct bpf_link *links[LEADER_EXIT_LINK] = { 0 };
+	struct leader_state st = { .abi_version = LEADER_ABI_VERSION };
+	int nr_cpus = libbpf_num_possible_cpus();
+	struct leader_bpf *skel;
+	int i, err, templates[6];
+	bool exit_tp;
+
+	skel = leader_bpf__open();
+	if (!skel)
+		return -errno ? -errno : -ENOMEM;
+	bpf_map__set_max_entries(skel->maps.events, nr_cpus * nr);
+	bpf_map__set_max_entries(skel->maps.prev_readings, nr);
+	skel->rodata->nr_members = nr;
+	skel->rodata->nr_cpus = nr_cpus;
+	skel->rodata->prev_owner_members = context_switch_members(attrs, nr);
+	_Static_assert(sizeof(*key) <= LEADER_KEY_SIZE, "attr map key too big for the leader");
+	memcpy((void *)skel->rodata->attr_key, key, sizeof(*key));
+	for (i = 0; i < nr; i++)
+		memcpy((void *)skel->rodata->member_attrs[i], &attrs[i], sizeof(attrs[i]));
+	/*
+	 * Where perf stops counting an exiting task: the tracepoint there, else a kprobe; kernels
+	 * with neither (no kprobe PMU) end a task's count at its first switch past that point.
+	 */
+	exit_tp = exit_tracepoint_at_perf_exit();
+	bpf_program__set_autoload(skel->progs.on_process_exit, exit_tp);
+	bpf_program__set_autoload(skel->progs.on_exit_task,
+				  !exit_tp && access("/sys/bus/event_source/devices/kprobe", F_OK) == 0);
+	err = set_templates(skel, nr, templates);
+	if (!err)
+		err = leader_bpf__load(skel);
+	close_templates(templates);
+	if (err)
+		goto out;
+	progs[0] = skel->progs.on_switch;
+	progs[1] = skel->progs.on_exec;
+	progs[2] = skel->progs.on_newtask;
+	progs[3] = skel->progs.on_cgroup_move;
+	for (i = 0; i < LEADER_EXIT_LINK; i++) {
+		links[i] = bpf_program__attach(progs[i]);
+		if (!links[i]) {
+			err = -errno;
+			goto out;
+		}
+	}
+	/* a kernel that refuses the probe counts as one without kprobes */
+	h->link_fds[LEADER_EXIT_LINK] = attach_exit_program(skel);
+	if (h->link_fds[LEADER_EXIT_LINK] >= 0)
+		st.exit_link_id = leader_link_id_of(h->link_fds[LEADER_EXIT_LINK]);
+	st.nr_members = nr;
+	st.nr_cpus = nr_cpus;
+	st.exec_link_id = leader_link_id_of(bpf_link__fd(links[1]));
+	st.newtask_link_id = leader_link_id_of(bpf_link__fd(links[2]));
+	st.cgroup_link_id = leader_link_id_of(bpf_link__fd(links[3]));
+	err = dup_fd(bpf_map__fd(skel->maps.leader_state), &h->state_fd, 0);
+	err = dup_fd(bpf_map__fd(skel->maps.sessions), &h->sessions_fd, err);
+	err = dup_fd(bpf_map__fd(skel->maps.accum), &h->accum_fd, err);
+	err = dup_fd(bpf_map__fd(skel->maps.filter), &h->filter_fd, err);
+	err = dup_fd(bpf_map__fd(skel->maps.prev_readings), &h->prev_fd, err);
+	err = dup_fd(bpf_map__fd(skel->maps.filter_gen), &h->gen_fd, err);
+	err = dup_fd(bpf_map__fd(skel->maps.cg_index), &h->cg_index_fd, err);
+	err = dup_fd(bpf_map__fd(skel->maps.cg_accum), &h->cg_accum_fd, err);
+	err = dup_fd(bpf_map__fd(skel->maps.cg_users), &h->cg_users_fd, err);
+	err = dup_fd(bpf_map__fd(skel->maps.task_slots), &h->task_slots_fd, err);
+	err = dup_fd(bpf_map__fd(skel->maps.inner_ids), &h->inner_ids_fd, err);
+	err = dup_fd(bpf_program__fd(skel->progs.on_switch), &h->prog_fd, err);
+	for (i = 0; i < LEADER_EXIT_LINK; i++)
+		err = dup_fd(bpf_link__fd(links[i]), &h->link_fds[i], err);
+	if (!err)
+		err = leader_write_state(h, &st);
+	if (!err)
+		err = install_events(skel, attrs, nr, nr_cpus);
+	h->nr_members = nr;
+	h->nr_cpus = nr_cpus;
+	h->created = true;
+out:
+	/*
+	 * Our dups keep the links attached; the skeleton's own fds go (libbpf leaves a
+	 * disconnected link's fd open).
+	 */
+	for (i = 0; i < LEADER_EXIT_LINK; i++) {
+		if (!links[i])
+			continue;
+		if (!err) {
+			bpf_link__disconnect(links[i]);
+			close(bpf_link__fd(links[i]));
+		}
+		bpf_link__destroy(links[i]);
+	}
+	leader_bpf__destroy(skel);
+	if (err) {
+		leader_put(h);
+		leader_handle_init(h);
+	}
+	return err;
+}
+
+/* perf checks this once at load: reads need BPF_PROG_TEST_RUN on a chosen CPU. */
+static int check_test_run(const struct leader_handle *h)
+{
+	__u64 args[3] = { LEADER_SYNC_MAGIC };
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args),
+		    .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = 0);
+
+	return bpf_prog_test_run_opts(h->prog_fd, &opts) ? -errno : 0;
+}
+
+int leader_create(struct leader_handle *h, const struct perf_event_attr *key,
+		  const struct perf_event_attr *attrs, int nr)
+{
+	int err;
+
+	leader_handle_init(h);
+	err = create_leader(h, key, attrs, nr);
+	if (err && open_error_is_unsupported(err))
+		return err;	/* the event itself: <not supported>, as with direct counting */
+	if (err) {
+		pr_err("Failed to load the shared counter leader: %s", strerror(-err));
+		return -ECANCELED;
+	}
+	err = check_test_run(h);
+	if (err) {
+		pr_err("Failed to read shared counters: the kernel refuses BPF_PROG_TEST_RUN of "
+		       "raw_tp programs on a given CPU (%s)", strerror(-err));
+		leader_put(h);
+		leader_handle_init(h);
+		return -ECANCELED;
+	}
+	h->link_id = leader_link_id_of(h->link_fds[0]);
+	return 0;
+}
