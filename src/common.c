@@ -13,10 +13,13 @@ void pr_err(const char *fmt, ...)
 {
 	va_list ap;
 
+	/* one line, whole, where threads print too (the daemon's leader loads) */
+	flockfile(stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	funlockfile(stderr);
 }
 
 void pr_debug(int verbosity, int level, const char *fmt, ...)
@@ -25,10 +28,13 @@ void pr_debug(int verbosity, int level, const char *fmt, ...)
 
 	if (verbosity < level)
 		return;
+	/* one line, whole, where threads print too (the daemon's leader loads) */
+	flockfile(stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	funlockfile(stderr);
 }
 
 static void *check_alloc(void *p)

@@ -9,6 +9,7 @@
 #include "../common.h"
 #include "../counters/leader_info.h"
 #include "../counters/shared_join.h"
+#include "served_load.h"
 
 struct served_leader {
 	struct perf_event_attr key;
@@ -58,9 +59,13 @@ static int unpriv_slots(const struct served *sv, __u32 link_id)
 	return n;
 }
 
-static int served_open(struct served *sv, const struct perf_event_attr *attr,
-		       const struct leader_session_spec *spec, bool unpriv,
-		       struct served_session *out)
+/*
+ * A slot in the leader of attr: the daemon's, one filed in the attr map, or fresh (loaded beside
+ * the loop: put if either was there first). Without fresh, -ENOENT where a new leader is needed.
+ */
+static int open_in(struct served *sv, const struct perf_event_attr *attr,
+		   const struct leader_session_spec *spec, bool unpriv,
+		   struct leader_handle *fresh, struct served_session *out)
 {
 	struct served_leader *l = find_leader(sv, attr);
 	bool have = l != NULL;
@@ -68,6 +73,8 @@ static int served_open(struct served *sv, const struct perf_event_attr *attr,
 	int err;
 
 	memset(out, 0, sizeof(*out));
+	if (have && fresh)
+		leader_put(fresh);	/* another OPEN's load ended first */
 	if (l && unpriv && unpriv_slots(sv, leader_link_id(&l->h)) >= SERVED_MAX_UNPRIV_SLOTS)
 		return -EUSERS;
 	if (!l) {
@@ -76,9 +83,12 @@ static int served_open(struct served *sv, const struct perf_event_attr *attr,
 	}
 	if (have)
 		err = shared_claim(sv->map_path, attr, &l->h, spec, &slot, &cg_idx);
+	else if (fresh)
+		err = shared_join_fresh(sv->map_path, attr, attr, 1, spec, sv->verbose, fresh,
+					&l->h, &slot, &cg_idx);
 	else
-		err = shared_join(sv->map_path, attr, attr, 1, spec, NULL, sv->verbose, &l->h,
-				  &slot, &cg_idx);
+		err = shared_join_existing(sv->map_path, attr, attr, 1, spec, sv->verbose, &l->h,
+					   &slot, &cg_idx);
 	if (err) {
 		if (!have)
 			free(l);
@@ -102,6 +112,31 @@ static int served_open(struct served *sv, const struct perf_event_attr *attr,
 	out->leader = l;
 	out->unpriv = unpriv;
 	return 0;
+}
+
+static int served_open(struct served *sv, const struct perf_event_attr *attr,
+		       const struct leader_session_spec *spec, bool unpriv,
+		       struct served_session *out, struct served_load **load)
+{
+	int err = open_in(sv, attr, spec, unpriv, NULL, out);
+
+	if (err != -ENOENT)
+		return err;
+	err = served_load_start(attr, unpriv, load);
+	return err ? err : SERVED_LOADING;
+}
+
+static int served_open_end(struct served *sv, struct served_load *load,
+			   const struct leader_session_spec *spec, struct served_session *out)
+{
+	struct leader_handle fresh;
+	struct perf_event_attr attr;
+	bool unpriv;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = served_load_end(load, &attr, &unpriv, &fresh);
+	return err ? err : open_in(sv, &attr, spec, unpriv, &fresh, out);
 }
 
 static int served_set_enabled(struct served_session *s, bool enabled)
@@ -160,6 +195,9 @@ const struct served_ops served_bpf_ops = {
 	.check_end = policy_check_end,
 	.check_kill = policy_check_kill,
 	.open = served_open,
+	.load_fd = served_load_fd,
+	.open_end = served_open_end,
+	.load_abandon = served_load_abandon,
 	.set_enabled = served_set_enabled,
 	.read_due_ns = served_read_due_ns,
 	.read = served_read,

@@ -14,6 +14,7 @@
 #include "policy.h"
 
 struct served_leader;
+struct served_load;
 struct served_ops;
 
 struct served {
@@ -35,6 +36,9 @@ struct served_session {
  */
 #define SERVED_SYNC_GAP_MS 10
 
+/* open()'s answer while a new leader loads (not an -errno, nor POLICY_PENDING) */
+#define SERVED_LOADING 2
+
 /* The most slots of one leader that non-root clients may hold. */
 #define SERVED_MAX_UNPRIV_SLOTS (LEADER_MAX_SESSIONS / 2)
 
@@ -52,12 +56,18 @@ struct served_ops {
 	void (*check_kill)(const struct policy_job *job);
 	/*
 	 * Claims a slot for spec in the leader of attr (taken, or made, as bperf stat's shared
-	 * backend does). 0, -EUSERS (the half is taken), -ENOSPC (the leader is full), or another
-	 * -errno.
+	 * backend does). 0, -EUSERS (the half is taken), -ENOSPC (the leader is full), another
+	 * -errno, or SERVED_LOADING: a new leader loads beside the loop, *load (readable at
+	 * load_fd()); then open_end() claims the slot as open() would have, or load_abandon() lets
+	 * go of it.
 	 */
 	int (*open)(struct served *sv, const struct perf_event_attr *attr,
 		    const struct leader_session_spec *spec, bool unpriv,
-		    struct served_session *out);
+		    struct served_session *out, struct served_load **load);
+	int (*load_fd)(const struct served_load *load);
+	int (*open_end)(struct served *sv, struct served_load *load,
+			const struct leader_session_spec *spec, struct served_session *out);
+	void (*load_abandon)(struct served_load *load);
 	int (*set_enabled)(struct served_session *s, bool enabled);
 	/*
 	 * When a READ asked at now_ns can be answered: now_ns, or the leader's next sync (after a

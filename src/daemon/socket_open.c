@@ -25,6 +25,10 @@ struct pending_open {
 	struct policy_job job;
 	unsigned long long started_ns;
 	bool killed;
+	/* after the check: the session whose new leader loads (load), its spec */
+	struct served_load *load;
+	struct client_session *cs;
+	struct leader_session_spec spec;
 };
 
 /* Asks the kernel, through the helper, unless the policy group grants the target itself. */
@@ -150,30 +154,52 @@ static void spec_of(const struct bperf_req *req, const struct open_target *t,
 	}
 }
 
-/* The slot of an admitted OPEN; 0 with *id, or -errno. */
-static int claim(struct conn *c, const struct bperf_req *req, const struct open_target *t,
-		 __u32 *id)
+/* cs, its slot claimed, as the connection's session; its id. */
+static __u32 add_session(struct conn *c, struct client_session *cs)
 {
-	struct client_server *s = c->srv;
-	struct leader_session_spec spec = { 0 };
-	struct client_session *cs = xzalloc(sizeof(*cs));
-	int slot, err;
+	int slot;
 
-	spec_of(req, t, &spec, cs);
-	err = s->served.ops->open(&s->served, &req->attr, &spec, c->peer.uid != 0, &cs->s);
-	if (err) {
-		free(cs);
-		return err;
-	}
 	for (slot = 0; c->sessions[slot]; slot++)
 		;
 	cs->id = ++c->next_id;
 	c->sessions[slot] = cs;
 	if (c->nr_sessions++ == 0)
 		c->uc->active++;
-	*id = cs->id;
-	pr_debug(s->served.verbose, 1, "bperf daemon: uid %u session %u: slot %u", c->peer.uid,
-		 cs->id, cs->s.slot.slot);
+	pr_debug(c->srv->served.verbose, 1, "bperf daemon: uid %u session %u: slot %u",
+		 c->peer.uid, cs->id, cs->s.slot.slot);
+	return cs->id;
+}
+
+/*
+ * The slot of an admitted OPEN: 0 with *id, -errno, or SERVED_LOADING with *cs, *spec and *load
+ * (then its leader loads; load_end() takes the slot).
+ */
+static int claim(struct conn *c, const struct bperf_req *req, const struct open_target *t,
+		 __u32 *id, struct client_session **cs, struct leader_session_spec *spec,
+		 struct served_load **load)
+{
+	struct client_server *s = c->srv;
+	int err;
+
+	*cs = xzalloc(sizeof(**cs));
+	memset(spec, 0, sizeof(*spec));
+	spec_of(req, t, spec, *cs);
+	err = s->served.ops->open(&s->served, &req->attr, spec, c->peer.uid != 0, &(*cs)->s,
+				  load);
+	/*
+	 * SERVED_LOADING: no charge, as a user burns no more CPU through loads than with a loop of
+	 * their own: they run beside the loop, as many at once as the uid's checks
+	 * (CLIENT_MAX_CHECKS_PER_UID: a pending OPEN holds its check's place while it loads).
+	 */
+	if (err == SERVED_LOADING)
+		return err;
+	if (err) {
+		free(*cs);
+		*cs = NULL;
+		return err;
+	}
+	*id = add_session(c, *cs);
+	*cs = NULL;
 	return 0;
 }
 
@@ -184,11 +210,86 @@ static void pending_free(struct conn *c)
 
 	for (i = 0; i < p->nr_fds; i++)
 		close(p->fds[i]);
+	free(p->cs);
 	free(p->t);
 	free(p);
 	c->pending = NULL;
 	c->uc->checking--;
 	c->srv->nr_checking--;
+}
+
+/* The OPEN set aside, its connection not read, until its check or its load ends. */
+static struct pending_open *pending_new(struct conn *c, const struct bperf_req *req,
+					struct open_target *t)
+{
+	struct pending_open *p = xzalloc(sizeof(*p));
+
+	p->req = *req;
+	p->t = t;
+	p->started_ns = now_ns();
+	c->pending = p;
+	c->uc->checking++;
+	c->srv->nr_checking++;
+	loop_del(c->srv->loop, c->fd);
+	return p;
+}
+
+/*
+ * The load has ended (or is waited for here): cs's slot in the new leader, 0 with *id, or -errno
+ * (cs freed).
+ */
+static int load_end(struct conn *c, struct served_load *load,
+		    const struct leader_session_spec *spec, struct client_session *cs, __u32 *id)
+{
+	struct client_server *s = c->srv;
+	int err;
+
+	err = s->served.ops->open_end(&s->served, load, spec, &cs->s);
+	if (err) {
+		log_limit_peer(loop_log(s->loop), c->log_peer, "OPEN failed: %s", strerror(-err));
+		free(cs);
+		return err;
+	}
+	*id = add_session(c, cs);
+	return 0;
+}
+
+/* The pending OPEN's load has ended, or is waited for here. */
+static int pending_load_end(struct conn *c, __u32 *id)
+{
+	struct pending_open *p = c->pending;
+	int err = load_end(c, p->load, &p->spec, p->cs, id);
+
+	p->load = NULL;
+	p->cs = NULL;
+	return err;
+}
+
+/* The OPEN's reply, once its check and any load have ended; the connection is read again. */
+static void pending_done(struct conn *c, __u32 id, int err)
+{
+	send_reply(c, id, err, !err && c->pending->req.attr.exclude_kernel, 0);
+	pending_free(c);
+	conn_resume(c);
+}
+
+static void on_loaded(void *arg, int fd, unsigned int revents)
+{
+	struct conn *c = arg;
+	__u32 id = 0;
+	int err;
+
+	loop_del(c->srv->loop, fd);
+	err = pending_load_end(c, &id);
+	pending_done(c, id, err);
+}
+
+/* Whether the loop watches the load (else it is waited for where it is asked). */
+static bool watch_load(struct conn *c, const struct served_load *load)
+{
+	struct client_server *s = c->srv;
+
+	return !loop_add(s->loop, s->served.ops->load_fd(load), EPOLLIN, on_loaded, c);
 }
 
 /* The helper has exited: the OPEN goes on where it stopped, and its reply goes out. */
@@ -204,33 +305,27 @@ static void on_checked(void *arg, int fd, unsigned int revents)
 	err = s->served.ops->check_end(&p->job);
 	err = admit_end(c, &p->req, p->fds, p->nr_fds, p->t, err);
 	if (!err)
-		err = claim(c, &p->req, p->t, &id);
-	send_reply(c, id, err, !err && p->req.attr.exclude_kernel, 0);
-	pending_free(c);
-	conn_resume(c);
+		err = claim(c, &p->req, p->t, &id, &p->cs, &p->spec, &p->load);
+	if (err == SERVED_LOADING && watch_load(c, p->load))
+		return;		/* the connection stays aside until the load ends */
+	if (err == SERVED_LOADING)
+		err = pending_load_end(c, &id);
+	pending_done(c, id, err);
 }
 
 /* Sets the OPEN aside until its helper exits; false if the loop cannot watch the helper. */
 static bool set_aside(struct conn *c, const struct bperf_req *req, int *fds, int *nr_fds,
 		      struct open_target *t, const struct policy_job *job)
 {
-	struct client_server *s = c->srv;
 	struct pending_open *p;
 
-	if (loop_add(s->loop, job->pidfd, EPOLLIN, on_checked, c))
+	if (loop_add(c->srv->loop, job->pidfd, EPOLLIN, on_checked, c))
 		return false;
-	p = xzalloc(sizeof(*p));
-	p->req = *req;
+	p = pending_new(c, req, t);
 	memcpy(p->fds, fds, *nr_fds * sizeof(*fds));
 	p->nr_fds = *nr_fds;
 	*nr_fds = 0;
-	p->t = t;
 	p->job = *job;
-	p->started_ns = now_ns();
-	c->pending = p;
-	c->uc->checking++;
-	s->nr_checking++;
-	loop_del(s->loop, c->fd);
 	return true;
 }
 
@@ -238,6 +333,10 @@ int socket_open(struct conn *c, const struct bperf_req *req, int *fds, int *nr_f
 {
 	struct open_target *t = xzalloc(sizeof(*t));
 	struct policy_job job = { .pid = -1, .pidfd = -1 };
+	struct leader_session_spec spec;
+	struct served_load *load = NULL;
+	struct client_session *cs = NULL;
+	struct pending_open *p;
 	int err;
 
 	err = admit_begin(c, req, fds, *nr_fds, t, &job);
@@ -248,20 +347,37 @@ int socket_open(struct conn *c, const struct bperf_req *req, int *fds, int *nr_f
 	}
 	err = admit_end(c, req, fds, *nr_fds, t, err);
 	if (!err)
-		err = claim(c, req, t, id);
+		err = claim(c, req, t, id, &cs, &spec, &load);
+	if (err == SERVED_LOADING && watch_load(c, load)) {
+		/* no check was waited for (root, or the policy group's CPUs): aside for the load */
+		p = pending_new(c, req, t);
+		p->job.pid = p->job.pidfd = -1;
+		p->cs = cs;
+		p->spec = spec;
+		p->load = load;
+		return POLICY_PENDING;
+	}
+	if (err == SERVED_LOADING)
+		err = load_end(c, load, &spec, cs, id);
 	free(t);
 	return err;
 }
 
 void socket_open_cancel(struct conn *c)
 {
+	struct pending_open *p = c->pending;
 	struct client_server *s = c->srv;
 
-	if (!c->pending)
+	if (!p)
 		return;
-	loop_del(s->loop, c->pending->job.pidfd);
-	s->served.ops->check_kill(&c->pending->job);
-	s->served.ops->check_end(&c->pending->job);
+	if (p->load) {
+		loop_del(s->loop, s->served.ops->load_fd(p->load));
+		s->served.ops->load_abandon(p->load);
+	} else {
+		loop_del(s->loop, p->job.pidfd);
+		s->served.ops->check_kill(&p->job);
+		s->served.ops->check_end(&p->job);
+	}
 	pending_free(c);
 }
 
@@ -272,7 +388,8 @@ void socket_open_expire(struct client_server *s, unsigned long long now)
 	for (c = s->conns; c; c = c->next) {
 		struct pending_open *p = c->pending;
 
-		if (!p || p->killed || now - p->started_ns < CHECK_TIMEOUT_NS)
+		/* a load ends by itself (a thread, which nothing kills) */
+		if (!p || p->load || p->killed || now - p->started_ns < CHECK_TIMEOUT_NS)
 			continue;
 		log_limit_peer(loop_log(s->loop), c->log_peer, "OPEN's kernel check took over 5 s");
 		s->served.ops->check_kill(&p->job);

@@ -60,7 +60,8 @@ enum { FD_NULL, FD_SELF, FD_GONE, FD_CGROUP, NR_KINDS };
 struct served_leader {
 	int conn;
 	unsigned int nr_cpus;
-	__u64 fail;		/* the attr's config1: bit 0 enable fails, bit 1 read fails */
+	/* the attr's config1: bit 0 enable fails, bit 1 read fails (bit 2 the open, bit 3 loads) */
+	__u64 fail;
 };
 
 /*
@@ -78,6 +79,7 @@ static struct {
 	bool cur_granted;
 	int live;			/* the fake's sessions */
 	int pending;			/* its checks under way */
+	int loads;			/* its leaders "loading" */
 	bool checked;			/* the kernel check's last approval, not yet used */
 	__u32 reply_version;		/* what the replies to the message sent say */
 	struct policy_target chk;
@@ -141,11 +143,33 @@ static int fake_verdict(const struct peer *p, const struct perf_event_attr *attr
 	return 0;
 }
 
-static int fake_open(struct served *sv, const struct perf_event_attr *attr,
-		     const struct leader_session_spec *spec, bool unpriv,
-		     struct served_session *out)
+/* A load: open() answers SERVED_LOADING where config1 has bit 3, its eventfd readable at once. */
+struct served_load {
+	int fd;
+	struct perf_event_attr attr;
+	bool unpriv;
+};
+
+static int fake_leader(const struct perf_event_attr *attr, bool unpriv, struct served_session *out)
 {
 	struct served_leader *l;
+
+	memset(out, 0, sizeof(*out));
+	l = calloc(1, sizeof(*l));
+	ASSERT(l);
+	l->conn = F.cur;
+	l->nr_cpus = 1 + attr->config % LEADER_MAX_CPUS;
+	l->fail = attr->config1;
+	out->leader = l;
+	out->unpriv = unpriv;
+	F.live++;
+	return 0;
+}
+
+static int fake_open(struct served *sv, const struct perf_event_attr *attr,
+		     const struct leader_session_spec *spec, bool unpriv,
+		     struct served_session *out, struct served_load **load)
+{
 	bool checked = F.checked;
 
 	F.checked = false;
@@ -161,16 +185,43 @@ static int fake_open(struct served *sv, const struct perf_event_attr *attr,
 	}
 	if (attr->config1 & 4)
 		return -ENOSPC;
-	memset(out, 0, sizeof(*out));
-	l = calloc(1, sizeof(*l));
-	ASSERT(l);
-	l->conn = F.cur;
-	l->nr_cpus = 1 + attr->config % LEADER_MAX_CPUS;
-	l->fail = attr->config1;
-	out->leader = l;
-	out->unpriv = unpriv;
-	F.live++;
-	return 0;
+	if (attr->config1 & 8) {
+		struct served_load *ld = calloc(1, sizeof(*ld));
+
+		ASSERT(ld);
+		ld->fd = eventfd(1, EFD_CLOEXEC);
+		ASSERT(ld->fd >= 0);
+		ld->attr = *attr;
+		ld->attr.config1 &= ~8ull;
+		ld->unpriv = unpriv;
+		*load = ld;
+		F.loads++;
+		return SERVED_LOADING;
+	}
+	return fake_leader(attr, unpriv, out);
+}
+
+static int fake_load_fd(const struct served_load *ld)
+{
+	return ld->fd;
+}
+
+static void fake_load_abandon(struct served_load *ld)
+{
+	ASSERT(F.loads > 0);
+	close(ld->fd);
+	free(ld);
+	F.loads--;
+}
+
+static int fake_open_end(struct served *sv, struct served_load *ld,
+			 const struct leader_session_spec *spec, struct served_session *out)
+{
+	struct perf_event_attr attr = ld->attr;
+	bool unpriv = ld->unpriv;
+
+	fake_load_abandon(ld);
+	return fake_leader(&attr, unpriv, out);
 }
 
 static int fake_set_enabled(struct served_session *s, bool enabled)
@@ -219,6 +270,9 @@ static const struct served_ops fake_ops = {
 	.check_end = fake_check_end,
 	.check_kill = fake_check_kill,
 	.open = fake_open,
+	.load_fd = fake_load_fd,
+	.open_end = fake_open_end,
+	.load_abandon = fake_load_abandon,
 	.set_enabled = fake_set_enabled,
 	.read_due_ns = fake_read_due_ns,
 	.read = fake_read,
@@ -421,7 +475,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (conns[k] >= 0)
 			client_hang_up(l, conns, k);
 	check_server(s);
-	ASSERT(F.live == 0 && F.pending == 0);
+	ASSERT(F.live == 0 && F.pending == 0 && F.loads == 0);
 	client_server_stop(s);
 	loop_free(l);
 	/* every fd a client sent, and every connection, closed */
@@ -525,6 +579,12 @@ static void write_seeds(const char *dir)
 	seed_sessions(dir, "cpus", &o, 0, 0);
 	o.target = TGT_CGROUP;
 	seed_sessions(dir, "cgroup", &o, 1, FD_CGROUP);
+	/* a new leader loads: after a check given later, and with none to wait for */
+	o.attr.config1 = 8;
+	seed_sessions(dir, "cgroup_load", &o, 1, FD_CGROUP);
+	o.attr.config2 = 2;
+	seed_sessions(dir, "cgroup_checked_load", &o, 1, FD_CGROUP);
+	o.attr.config1 = o.attr.config2 = 0;
 	/* past the limits: opens on one connection, sessions of one user, connections */
 	f = seed_file(dir, "limits");
 	o.target = TGT_PID;

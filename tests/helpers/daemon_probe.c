@@ -16,6 +16,11 @@
  *	daemon_probe SOCKET reads N	OPEN of its own process, then N READs of it as fast as the
  *					daemon answers: "reads K err E" (K answered, E the first
  *					error; SIGTERM ends them early)
+ *	daemon_probe SOCKET loads N	N OPENs of its own process, each CLOSEd at once, with attrs
+ *					no one else counts (alignment-faults:u, emulation-faults:u
+ *					in turn), so that each loads a new leader: "loads K busy B
+ *					err E" (K granted, B refused -EAGAIN: over the rate; SIGTERM
+ *					ends them early)
  *	daemon_probe - anonlock		flock(LOCK_EX) of an eventfd, the lock of the anon inode
  *					every BPF fd shares: "locked", and held until killed
  *	daemon_probe SOCKET many N	N connections kept open, each HELLO: the last one's reply
@@ -183,6 +188,63 @@ static int read_spam(int sock, int n)
 	return err ? 1 : 0;
 }
 
+/* One request and its reply, quietly: the reply's err, or -EPIPE. */
+static int request(int sock, const struct bperf_req *req, int fd, __u32 *session)
+{
+	static char reply[65536];
+	struct bperf_reply *r = (struct bperf_reply *)reply;
+
+	if (proto_send(sock, req, sizeof(*req), &fd, fd >= 0) < 0 ||
+	    recv(sock, reply, sizeof(reply), 0) < (ssize_t)sizeof(*r))
+		return -EPIPE;
+	*session = r->session;
+	return r->err;
+}
+
+/* n OPENs that each load a leader (see the usage above) */
+static int load_spam(int sock, int n)
+{
+	struct sigaction sa = { .sa_handler = on_term };
+	int pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0), i, done = 0, busy = 0, err = 0;
+	struct bperf_req open, close_req;
+	__u32 session;
+
+	if (pidfd < 0) {
+		perror("pidfd_open");
+		return 2;
+	}
+	req_init(&open, MSG_OPEN);
+	open.target = TGT_PID;
+	open.nr_ids = 1;
+	open.attr.type = PERF_TYPE_SOFTWARE;
+	open.attr.size = sizeof(open.attr);
+	open.attr.exclude_kernel = 1;
+	open.attr.exclude_hv = 1;
+	req_init(&close_req, MSG_CLOSE);
+	sigaction(SIGTERM, &sa, NULL);
+	for (i = 0; i < n && !stop_reading; i++) {
+		open.attr.config = i % 2 ? PERF_COUNT_SW_ALIGNMENT_FAULTS :
+			PERF_COUNT_SW_EMULATION_FAULTS;
+		err = request(sock, &open, pidfd, &session);
+		if (err == -EAGAIN) {
+			busy++;
+			err = 0;
+			continue;
+		}
+		if (!err) {
+			close_req.session = session;
+			err = request(sock, &close_req, -1, &session);
+		}
+		if (err)
+			break;
+		done++;
+	}
+	if (stop_reading && err == -EPIPE)
+		err = 0;
+	printf("loads %d busy %d err %d\n", done, busy, err);
+	return err ? 1 : 0;
+}
+
 static int hold_anon_lock(void)
 {
 	int fd = eventfd(0, 0);
@@ -307,6 +369,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[2], "reads") && argc > 3)
 		return read_spam(s, atoi(argv[3]));
+	if (!strcmp(argv[2], "loads") && argc > 3)
+		return load_spam(s, atoi(argv[3]));
 	if (!strcmp(argv[2], "tidnum") && argc > 3)
 		return open_tid_number(s, atoi(argv[3])) ? 1 : 0;
 	if (!strcmp(argv[2], "hold")) {

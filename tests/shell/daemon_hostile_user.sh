@@ -5,11 +5,12 @@
 # nobody holds flock(LOCK_EX) of an eventfd, the lock of the one anon inode every BPF fd shares
 # (which once stalled every attr map change and every sync, upstream perf's too), and sends
 # refused OPENs (root's process) back to back, over 1,000 a second; uid 4243 sends READs of its
-# own session back to back. Meanwhile uid 4242 runs bperf stat sessions of `pagetouch 1000`
+# own session back to back; uid 4244 OPENs and CLOSEs sessions of attrs no one else counts, so
+# that each loads a new leader (beside the daemon's loop, one at a time on one connection). Meanwhile uid 4242 runs bperf stat sessions of `pagetouch 1000`
 # through the daemon, exact (its pagetouch 0 + 1000, the least of each 3 as lib.sh explains),
 # root runs a shared session of its own, and a real Prometheus scrapes /metrics every second and
-# curl every 0.2 s, each answered (up) in under 100 ms. READs of one leader are answered at most once a SERVED_SYNC_GAP_MS (10 ms), so
-# 200 of them take 2 s or more; the daemon's log keeps to its rate (a few lines a second); once
+# curl every 0.2 s, each answered (up) in under 100 ms. READs of one leader are answered at most
+# once a SERVED_SYNC_GAP_MS (10 ms), so 200 of them take 2 s or more; the daemon's log keeps to its rate (a few lines a second); once
 # the clients are gone only the daemon's own slot is registered.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../shared_lib.sh"
@@ -69,6 +70,9 @@ BG_PIDS+=("$VICTIM")
 "$TMP/as_uid" "$NOBODY_UID" "$PROBE" "$SOCK" refuse "$VICTIM" 100000000 >"$TMP/refused" &
 REFUSER=$!
 BG_PIDS+=("$REFUSER")
+"$TMP/as_uid" 4244 "$PROBE" "$SOCK" loads 100000000 >"$TMP/loads" &
+LOADER=$!
+BG_PIDS+=("$LOADER")
 # what peers cause: -v's lines of granted sessions aside
 peer_lines() { grep -vc 'session [0-9]*: slot\|new leader link' "$TMP/daemon.err"; }
 log0=$(peer_lines)
@@ -103,8 +107,13 @@ done
 wait "$SCRAPER"
 elapsed=$((SECONDS - t0))
 prom_end=$(date +%s)
-kill "$REFUSER"
+kill "$REFUSER" "$LOADER"
 wait "$REFUSER" 2>/dev/null
+wait "$LOADER" 2>/dev/null
+
+read -r _ loads _ busy _ load_err < <(tail -n 1 "$TMP/loads") || fail "uid 4244's loads: $(cat "$TMP/loads")"
+assert_eq 0 "$load_err" "uid 4244's loads' error"
+[ "$loads" -ge "$elapsed" ] || fail "uid 4244 loaded $loads leaders in $elapsed s"
 
 refused=$(grep -c '^err' "$TMP/refused" || true)
 [ "$refused" -ge $((1000 * SECS)) ] ||
@@ -131,6 +140,7 @@ lines=$(($(peer_lines) - log0))
 wait_registered 1
 kill "$DPID"
 wait "$DPID" || fail "the daemon exited $?"
-echo "ok: $sessions exact sessions, $refused refused OPENs, $nr curl scrapes (slowest" \
-	"$slowest s), $prom_n Prometheus scrapes (slowest $prom_max s), 200 READs in $took ms," \
+echo "ok: $sessions exact sessions, $refused refused OPENs, $loads leaders loaded ($busy" \
+	"OPENs over the rate), $nr curl scrapes (slowest $slowest s), $prom_n Prometheus" \
+	"scrapes (slowest $prom_max s), 200 READs in $took ms," \
 	"$lines log lines in $elapsed s"
