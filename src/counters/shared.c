@@ -191,18 +191,24 @@ static int mark_cpu_period(struct shared_slot *s, bool enabled)
 	return 0;
 }
 
-int shared_slot_set_enabled(struct shared_slot *s, bool enabled)
+int shared_slot_set_enabled_synced(struct shared_slot *s, bool enabled)
 {
-	int err;
+	int err = 0;
 
-	/* Slices that ran before this moment belong to the old state. */
-	err = leader_sync(s->leader);
-	if (!err && s->filter != FILTER_TID && enabled != s->enabled)
+	if (s->filter != FILTER_TID && enabled != s->enabled)
 		err = mark_cpu_period(s, enabled);
 	if (err)
 		return err;
 	s->enabled = enabled;
 	return leader_slot_set_enabled(s->leader, s->slot, enabled);
+}
+
+int shared_slot_set_enabled(struct shared_slot *s, bool enabled)
+{
+	/* Slices that ran before this moment belong to the old state. */
+	int err = leader_sync(s->leader);
+
+	return err ? err : shared_slot_set_enabled_synced(s, enabled);
 }
 
 /* -a, -C, -G: what each CPU counted in the enabled periods so far, into out[possible CPUs]. */

@@ -38,6 +38,11 @@ void shared_slot_init(struct shared_slot *s, struct leader_handle *h, __u32 slot
 		      const struct leader_session_spec *spec, int nr_members);
 /* Starts or ends a counted period (after a leader_sync(): slices before now are the old state). */
 int shared_slot_set_enabled(struct shared_slot *s, bool enabled);
+/*
+ * The same with the sync the caller made since it was asked (the daemon: one sync of a leader
+ * for every request of its clients that waited for it): the period starts or ends there.
+ */
+int shared_slot_set_enabled_synced(struct shared_slot *s, bool enabled);
 /* One member's counts over the enabled periods, one value per possible CPU (after leader_sync). */
 int shared_slot_read(struct shared_slot *s, __u32 member, struct bpf_perf_event_value *out);
 /* Frees what shared_slot_init() took (the slot itself is shared_release()'s). */

@@ -139,12 +139,31 @@ static int served_open_end(struct served *sv, struct served_load *load,
 	return err ? err : open_in(sv, &attr, spec, unpriv, &fresh, out);
 }
 
-static int served_set_enabled(struct served_session *s, bool enabled)
+/* A sync of s's leader that began after asked_ns: the one a request that waited shares, or now. */
+static int sync_since(struct served_session *s, unsigned long long asked_ns)
 {
-	return shared_slot_set_enabled(&s->slot, enabled);
+	struct served_leader *l = s->leader;
+	unsigned long long began;
+	int err;
+
+	if (l->synced_ns > asked_ns)
+		return 0;
+	began = now_ns();
+	err = leader_sync(&l->h);
+	if (!err)
+		l->synced_ns = began;
+	return err;
 }
 
-static unsigned long long served_read_due_ns(const struct served_session *s,
+static int served_set_enabled(struct served_session *s, bool enabled,
+			      unsigned long long asked_ns)
+{
+	int err = sync_since(s, asked_ns);
+
+	return err ? err : shared_slot_set_enabled_synced(&s->slot, enabled);
+}
+
+static unsigned long long served_sync_due_ns(const struct served_session *s,
 					     unsigned long long now_ns)
 {
 	unsigned long long due = s->leader->synced_ns + SERVED_SYNC_GAP_MS * 1000000ull;
@@ -155,18 +174,9 @@ static unsigned long long served_read_due_ns(const struct served_session *s,
 static int served_read(struct served_session *s, unsigned long long asked_ns,
 		       struct bpf_perf_event_value *per_cpu)
 {
-	struct served_leader *l = s->leader;
-	unsigned long long began;
-	int err;
+	int err = sync_since(s, asked_ns);
 
-	if (l->synced_ns <= asked_ns) {
-		began = now_ns();
-		err = leader_sync(&l->h);
-		if (err)
-			return err;
-		l->synced_ns = began;
-	}
-	return shared_slot_read(&s->slot, 0, per_cpu);
+	return err ? err : shared_slot_read(&s->slot, 0, per_cpu);
 }
 
 static unsigned int served_nr_cpus(const struct served_session *s)
@@ -199,7 +209,7 @@ const struct served_ops served_bpf_ops = {
 	.open_end = served_open_end,
 	.load_abandon = served_load_abandon,
 	.set_enabled = served_set_enabled,
-	.read_due_ns = served_read_due_ns,
+	.sync_due_ns = served_sync_due_ns,
 	.read = served_read,
 	.nr_cpus = served_nr_cpus,
 	.close = served_close,

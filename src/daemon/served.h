@@ -31,8 +31,9 @@ struct served_session {
 };
 
 /*
- * The least time between two syncs of a leader for READs: a sync runs the leader on every CPU
- * (about 10 us a CPU), so READs as fast as a client can send them cost at most 100 syncs a second.
+ * The least time between two syncs of a leader for clients' READs, ENABLEs and DISABLEs: a sync
+ * runs the leader on every CPU (about 10 us a CPU), so requests as fast as clients can send them
+ * cost at most 100 syncs a second.
  */
 #define SERVED_SYNC_GAP_MS 10
 
@@ -68,13 +69,15 @@ struct served_ops {
 	int (*open_end)(struct served *sv, struct served_load *load,
 			const struct leader_session_spec *spec, struct served_session *out);
 	void (*load_abandon)(struct served_load *load);
-	int (*set_enabled)(struct served_session *s, bool enabled);
 	/*
-	 * When a READ asked at now_ns can be answered: now_ns, or the leader's next sync (after a
-	 * sync, SERVED_SYNC_GAP_MS pass before the next).
+	 * When a request that needs the leader synced (READ, ENABLE, DISABLE), asked at now_ns,
+	 * can be answered: now_ns, or the leader's next sync (after a sync, SERVED_SYNC_GAP_MS
+	 * pass before the next).
 	 */
-	unsigned long long (*read_due_ns)(const struct served_session *s,
+	unsigned long long (*sync_due_ns)(const struct served_session *s,
 					  unsigned long long now_ns);
+	/* Starts or ends a counted period at a sync that began after asked_ns (one made now). */
+	int (*set_enabled)(struct served_session *s, bool enabled, unsigned long long asked_ns);
 	/*
 	 * The slot's counts per possible CPU, from a sync of the leader that began after asked_ns
 	 * (one made now unless one did).

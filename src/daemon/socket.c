@@ -180,26 +180,14 @@ static bool handle_request(struct conn *c, const struct bperf_req *req, int *fds
 		send_reply(c, req->session, -EPROTO, 0, 0);
 		return false;
 	}
-	if (req->type == MSG_READ) {
-		socket_read(c, req->session);
+	if (req->type != MSG_CLOSE) {
+		socket_synced(c, req->type, req->session);
 		return true;
 	}
 	idx = conn_find_session(c, req->session);
-	if (idx < 0) {
-		send_reply(c, req->session, -ENOENT, 0, 0);
-		return true;
-	}
-	switch (req->type) {
-	case MSG_ENABLE:
-	case MSG_DISABLE:
-		err = c->srv->served.ops->set_enabled(&c->sessions[idx]->s,
-						      req->type == MSG_ENABLE);
-		break;
-	case MSG_CLOSE:
+	if (idx >= 0)
 		session_free(c, idx);
-		break;
-	}
-	send_reply(c, req->session, err, 0, 0);
+	send_reply(c, req->session, idx < 0 ? -ENOENT : 0, 0, 0);
 	return true;
 }
 

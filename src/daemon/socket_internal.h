@@ -52,8 +52,9 @@ struct conn {
 	__u32 next_id;
 	/* an OPEN whose kernel check is under way: nothing more is read meanwhile */
 	struct pending_open *pending;
-	/* a READ that waits for its leader's next sync (socket_read.c): the same */
+	/* a READ, ENABLE or DISABLE waiting for its leader's next sync (socket_read.c): the same */
 	bool read_waiting;
+	__u32 read_type;
 	__u32 read_session;
 	unsigned long long read_asked_ns, read_due_ns;
 	struct conn *next;
@@ -74,7 +75,7 @@ struct client_server {
 	struct uid_count *uids;
 	unsigned long long nr_not_reading;
 	struct uid_buckets buckets;
-	int read_timer_fd;		/* READs that wait (socket_read.c) */
+	int read_timer_fd;		/* requests that wait for a sync (socket_read.c) */
 	unsigned long long read_timer_due_ns;	/* when it goes off; 0: not armed */
 	int nr_reads_waiting;
 	struct bperf_reply *reply;	/* room for BPERF_PROTO_MAX_CPUS values */
@@ -94,11 +95,12 @@ int socket_open(struct conn *c, const struct bperf_req *req, int *fds, int *nr_f
 int conn_find_session(struct conn *c, __u32 id);
 
 /*
- * A READ of session id: answered now, or, if its leader synced too lately, when it syncs next
- * (the connection is not read until then, and resumed with conn_resume()).
+ * A READ, ENABLE or DISABLE (type) of session id: answered now, or, if its leader synced too
+ * lately, when it syncs next (the connection is not read until then, and resumed with
+ * conn_resume()).
  */
-void socket_read(struct conn *c, __u32 session);
-/* Forgets the waiting READ of a connection that ends (or is answered). */
+void socket_synced(struct conn *c, __u32 type, __u32 session);
+/* Forgets the waiting request of a connection that ends (or is answered). */
 void socket_read_cancel(struct conn *c);
 /* The timer of waiting READs: 0 or -errno. */
 int socket_read_start(struct client_server *s);

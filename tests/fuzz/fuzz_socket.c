@@ -224,14 +224,15 @@ static int fake_open_end(struct served *sv, struct served_load *ld,
 	return fake_leader(&attr, unpriv, out);
 }
 
-static int fake_set_enabled(struct served_session *s, bool enabled)
+static int fake_set_enabled(struct served_session *s, bool enabled,
+			    unsigned long long asked_ns)
 {
 	ASSERT(s->leader->conn == F.cur);
 	return s->leader->fail & 1 ? -EIO : 0;
 }
 
 /* at once: one reply after each message (the waits of socket_read.c are the real backend's) */
-static unsigned long long fake_read_due_ns(const struct served_session *s,
+static unsigned long long fake_sync_due_ns(const struct served_session *s,
 					   unsigned long long now_ns)
 {
 	ASSERT(s->leader->conn == F.cur);
@@ -274,7 +275,7 @@ static const struct served_ops fake_ops = {
 	.open_end = fake_open_end,
 	.load_abandon = fake_load_abandon,
 	.set_enabled = fake_set_enabled,
-	.read_due_ns = fake_read_due_ns,
+	.sync_due_ns = fake_sync_due_ns,
 	.read = fake_read,
 	.nr_cpus = fake_nr_cpus,
 	.close = fake_close,

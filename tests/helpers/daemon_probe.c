@@ -16,6 +16,7 @@
  *	daemon_probe SOCKET reads N	OPEN of its own process, then N READs of it as fast as the
  *					daemon answers: "reads K err E" (K answered, E the first
  *					error; SIGTERM ends them early)
+ *	daemon_probe SOCKET toggles N	the same with ENABLE and DISABLE in turn: "toggles K err E"
  *	daemon_probe SOCKET loads N	N OPENs of its own process, each CLOSEd at once, with attrs
  *					no one else counts (alignment-faults:u, emulation-faults:u
  *					in turn), so that each loads a new leader: "loads K busy B
@@ -158,10 +159,10 @@ static void on_term(int sig)
 }
 
 /*
- * n READs of the session that an OPEN of this process made on sock, replies counted quietly;
- * SIGTERM ends them early, and the count is printed still.
+ * n READs (or ENABLEs and DISABLEs in turn: toggle) of the session that an OPEN of this process
+ * made on sock, replies counted quietly; SIGTERM ends them early, and the count is printed still.
  */
-static int read_spam(int sock, int n)
+static int read_spam(int sock, int n, bool toggle)
 {
 	struct sigaction sa = { .sa_handler = on_term };
 	static char reply[65536];
@@ -176,6 +177,8 @@ static int read_spam(int sock, int n)
 	req.session = 1;
 	sigaction(SIGTERM, &sa, NULL);
 	for (i = 0; i < n && !err && !stop_reading; i++) {
+		if (toggle)
+			req.type = i % 2 ? MSG_DISABLE : MSG_ENABLE;
 		if (proto_send(sock, &req, sizeof(req), NULL, 0) < 0 ||
 		    recv(sock, reply, sizeof(reply), 0) < (ssize_t)sizeof(*r)) {
 			err = stop_reading ? 0 : -EPIPE;
@@ -184,7 +187,7 @@ static int read_spam(int sock, int n)
 		err = r->err;
 		done += !err;
 	}
-	printf("reads %d err %d\n", done, err);
+	printf("%s %d err %d\n", toggle ? "toggles" : "reads", done, err);
 	return err ? 1 : 0;
 }
 
@@ -368,7 +371,9 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[2], "reads") && argc > 3)
-		return read_spam(s, atoi(argv[3]));
+		return read_spam(s, atoi(argv[3]), false);
+	if (!strcmp(argv[2], "toggles") && argc > 3)
+		return read_spam(s, atoi(argv[3]), true);
 	if (!strcmp(argv[2], "loads") && argc > 3)
 		return load_spam(s, atoi(argv[3]));
 	if (!strcmp(argv[2], "tidnum") && argc > 3)

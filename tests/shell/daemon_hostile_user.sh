@@ -10,7 +10,8 @@
 # through the daemon, exact (its pagetouch 0 + 1000, the least of each 3 as lib.sh explains),
 # root runs a shared session of its own, and a real Prometheus scrapes /metrics every second and
 # curl every 0.2 s, each answered (up) in under 100 ms. READs of one leader are answered at most
-# once a SERVED_SYNC_GAP_MS (10 ms), so 200 of them take 2 s or more; the daemon's log keeps to its rate (a few lines a second); once
+# once a SERVED_SYNC_GAP_MS (10 ms), so 200 of them take 2 s or more, and so do 200 ENABLEs and
+# DISABLEs; the daemon's log keeps to its rate (a few lines a second); once
 # the clients are gone only the daemon's own slot is registered.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../shared_lib.sh"
@@ -95,6 +96,13 @@ took=$((($(date +%s%N) - start) / 1000000))
 assert_eq "reads 200 err 0" "$reads" "uid 4243's 200 READs"
 [ "$took" -ge 1990 ] ||
 	fail "200 READs of one leader answered in $took ms: more than one sync per 10 ms"
+start=$(date +%s%N)
+toggles=$(as_uid 4243 "$PROBE" "$SOCK" toggles 200 | tail -n 1)
+toggled=$((($(date +%s%N) - start) / 1000000))
+assert_eq "toggles 200 err 0" "$toggles" "uid 4243's 200 ENABLEs and DISABLEs"
+[ "$toggled" -ge 1990 ] ||
+	fail "200 ENABLEs and DISABLEs of one leader answered in $toggled ms: more than one sync" \
+		"per 10 ms"
 root_err=$(timeout 20 "$BPERF" stat --bpf-counters --bpf-attr-map "$SHARED_MAP" -x, \
 	-e context-switches true 2>&1 >/dev/null) || fail "root's shared session: $root_err"
 sessions=0
@@ -142,5 +150,6 @@ kill "$DPID"
 wait "$DPID" || fail "the daemon exited $?"
 echo "ok: $sessions exact sessions, $refused refused OPENs, $loads leaders loaded ($busy" \
 	"OPENs over the rate), $nr curl scrapes (slowest $slowest s), $prom_n Prometheus" \
-	"scrapes (slowest $prom_max s), 200 READs in $took ms," \
+	"scrapes (slowest $prom_max s), 200 READs in $took ms, 200 ENABLEs and DISABLEs in" \
+	"$toggled ms," \
 	"$lines log lines in $elapsed s"
