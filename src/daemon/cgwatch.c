@@ -358,11 +358,8 @@ static void publish_soon(struct cgwatch *w)
 static void on_publish(void *arg, int fd, unsigned int revents)
 {
 	struct cgwatch *w = arg;
-	unsigned long long expirations;
 
 	(void)revents;
-	if (read(fd, &expirations, sizeof(expirations)) < 0 && errno == EAGAIN)
-		return;
 	w->publish_armed = false;
 	if (w->dirty)
 		publish(w);
@@ -651,11 +648,12 @@ static int add_fds(struct cgwatch *w)
 	int err;
 
 	err = add_fd(w, inotify_init1(IN_NONBLOCK | IN_CLOEXEC), on_inotify, &w->inotify_fd);
-	if (!err)
-		err = add_fd(w, timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC),
-			     on_publish, &w->publish_fd);
 	if (err)
 		return err;
+	/* disarmed until a change waits to be published */
+	w->publish_fd = loop_add_timer(w->loop, 0, on_publish, w);
+	if (w->publish_fd < 0)
+		return w->publish_fd;
 	w->check_fd = loop_add_timer(w->loop, CGWATCH_CHECK_MS, on_check, w);
 	return w->check_fd < 0 ? w->check_fd : 0;
 }

@@ -182,10 +182,8 @@ static void sweep_list(struct http_server *s, enum http_state state, unsigned lo
 static void server_sweep(void *arg, int fd, unsigned int revents)
 {
 	struct http_server *s = arg;
-	unsigned long long now = now_ns(), expirations;
+	unsigned long long now = now_ns();
 
-	if (read(fd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN)
-		return;
 	sweep_list(s, HTTP_READING, now, true);
 	sweep_list(s, HTTP_IDLE, now, true);
 	sweep_list(s, HTTP_DRAINING, now, true);
@@ -362,14 +360,14 @@ int http_server_start(struct loop *l, const char *addr, http_metrics_fn fn, void
 	    bind(s->fd, (struct sockaddr *)&ss, len) || listen(s->fd, HTTP_BACKLOG))
 		goto fail;
 	format_address(s);
-	s->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (s->timer_fd < 0)
-		goto fail;
-	err = loop_add(l, s->timer_fd, EPOLLIN, server_sweep, s);
-	if (!err)
+	/* disarmed until a connection has a deadline (timer_arm()) */
+	err = loop_add_timer(l, 0, server_sweep, s);
+	s->timer_fd = err < 0 ? -1 : err;
+	if (err >= 0)
 		err = loop_add(l, s->fd, EPOLLIN, server_accept, s);
 	if (err) {
-		loop_del(l, s->timer_fd);
+		if (s->timer_fd >= 0)
+			loop_del(l, s->timer_fd);
 		errno = -err;
 		goto fail;
 	}
