@@ -236,8 +236,10 @@ static int dup_fd(int fd, int *out, int err)
  */
 static int set_templates(struct leader_bpf *skel, __u32 nr, int fds[6])
 {
-	struct bpf_map *outer[6] = { skel->maps.accum, skel->maps.filter, skel->maps.cg_index,
-				     skel->maps.cg_accum, skel->maps.cg_users, skel->maps.task_slots };
+	struct bpf_map *outer[6] = {
+		skel->maps.accum, skel->maps.filter, skel->maps.cg_index, skel->maps.cg_accum,
+		skel->maps.cg_users, skel->maps.task_slots,
+	};
 	const enum leader_inner kinds[6] = { INNER_ACCUM, INNER_FILTER, INNER_CG_INDEX,
 					     INNER_CG_ACCUM, INNER_CG_USERS, INNER_TASK_SLOTS };
 	int i, err = 0;
@@ -269,7 +271,7 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	int nr_cpus = libbpf_num_possible_cpus();
 	struct leader_bpf *skel;
 	int i, err, templates[6];
-	bool exit_tp;
+	bool exit_tp, kprobes;
 
 	skel = leader_bpf__open();
 	if (!skel)
@@ -289,8 +291,8 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	 */
 	exit_tp = exit_tracepoint_at_perf_exit();
 	bpf_program__set_autoload(skel->progs.on_process_exit, exit_tp);
-	bpf_program__set_autoload(skel->progs.on_exit_task,
-				  !exit_tp && access("/sys/bus/event_source/devices/kprobe", F_OK) == 0);
+	kprobes = access("/sys/bus/event_source/devices/kprobe", F_OK) == 0;
+	bpf_program__set_autoload(skel->progs.on_exit_task, !exit_tp && kprobes);
 	err = set_templates(skel, nr, templates);
 	if (!err)
 		err = leader_bpf__load(skel);

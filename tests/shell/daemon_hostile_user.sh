@@ -6,8 +6,9 @@
 # (which once stalled every attr map change and every sync, upstream perf's too), and sends
 # refused OPENs (root's process) back to back, over 1,000 a second; uid 4243 sends READs of its
 # own session back to back; uid 4244 OPENs and CLOSEs sessions of attrs no one else counts, so
-# that each loads a new leader (beside the daemon's loop, one at a time on one connection). Meanwhile uid 4242 runs bperf stat sessions of `pagetouch 1000`
-# through the daemon, exact (its pagetouch 0 + 1000, the least of each 3 as lib.sh explains),
+# that each loads a new leader (beside the daemon's loop, one at a time on one connection).
+# Meanwhile uid 4242 runs bperf stat sessions of `pagetouch 1000` through the daemon, exact (its
+# pagetouch 0 + 1000, the least of each 3 as lib.sh explains),
 # root runs a shared session of its own, and a real Prometheus scrapes /metrics every second and
 # curl every 0.2 s, each answered (up) in under 100 ms. READs of one leader are answered at most
 # once a SERVED_SYNC_GAP_MS (10 ms), so 200 of them take 2 s or more, and so do 200 ENABLEs and
@@ -119,7 +120,8 @@ kill "$REFUSER" "$LOADER"
 wait "$REFUSER" 2>/dev/null
 wait "$LOADER" 2>/dev/null
 
-read -r _ loads _ busy _ load_err < <(tail -n 1 "$TMP/loads") || fail "uid 4244's loads: $(cat "$TMP/loads")"
+read -r _ loads _ busy _ load_err < <(tail -n 1 "$TMP/loads") ||
+	fail "uid 4244's loads: $(cat "$TMP/loads")"
 assert_eq 0 "$load_err" "uid 4244's loads' error"
 [ "$loads" -ge "$elapsed" ] || fail "uid 4244 loaded $loads leaders in $elapsed s"
 

@@ -128,8 +128,8 @@ for ev in "${EVENTS[@]}"; do
 	else
 		# the samples say which phase, and where, lost counts (once in CI: 2,000 of 6,134)
 		samples=$(jq -c '[.data.result[] | [.values[][1] | tonumber]]' "$TMP/$ev.json")
-		assert_eq $((d1 + d2)) "$sum" \
-			"$perf_name of /$CG in Prometheus against bperf stat -G ($d1 + $d2; $samples)"
+		what="$perf_name of /$CG in Prometheus against bperf stat -G ($d1 + $d2; $samples)"
+		assert_eq $((d1 + d2)) "$sum" "$what"
 	fi
 
 	# every series that had counted before the restart saw a reset there
