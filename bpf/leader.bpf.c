@@ -26,6 +26,12 @@ const volatile __u8 attr_key[LEADER_KEY_SIZE];
  * member key (a group the daemon made) shares it only if member m is that very event.
  */
 const volatile __u8 member_attrs[LEADER_MAX_MEMBERS][LEADER_KEY_SIZE];
+/*
+ * The kernel has bpf_get_current_task_btf() (Linux 5.11): set by user space from its probe.
+ * Without it the current task's fields are probe reads; the verifier drops the branch not taken
+ * before it looks at the helper.
+ */
+const volatile __u32 have_task_btf;	/* a __u32: .rodata's size stays sizeof its struct */
 
 /*
  * Set by the first test run without a context: upstream perf's, whose followers add
@@ -168,6 +174,20 @@ struct {
 	__array(values, struct cg_users_chunk);
 } cg_users SEC(".maps");
 
+/*
+ * Where BPF links of perf events are missing (before Linux 5.15), the exit kprobe's event, which
+ * holds on_exit_task attached: the map keeps the event, and so the attachment, while on_switch,
+ * which names the map, lives (an attachment by ioctl would die with the fd of whoever made it).
+ * Named by on_switch only: a map the probe's own program named would keep itself alive.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(int));
+	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_PRESERVE_ELEMS);
+} exit_probe_hold SEC(".maps");
+
 /* user space's: the ids of the inner maps (leader.h) */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -277,7 +297,7 @@ struct slice {
 	__u32 busy;	/* a reading is in progress on this CPU (see account()) */
 	__u32 at_switch;	/* tid is being switched out (not a read) */
 	__u32 use_set;	/* tid_slots is good: take it rather than filter */
-	__u32 gone;	/* perf no longer counts the task going out (task_is_gone()) */
+	__u32 gone;	/* perf no longer counts the task going out (current_is_gone()) */
 	/*
 	 * The last reading was at a switch: its context-switch increment, made after the
 	 * tracepoint and so in this slice's delta, was credited to the cgroups of the slice before.
@@ -311,11 +331,22 @@ struct {
  * yields the CPU as it is freed); before, it ran after exit_mm() and the files, just before
  * exit_notify() sets exit_state. From the first switch past either point perf no longer counts
  * the task; on older kernels the switches in exit_mm() are perf's and not bperf's (README).
+ * Asked of the task being switched out, the current one.
  */
-static bool task_is_gone(struct task_struct *task)
+static bool current_is_gone(void)
 {
-	/* the current task (a trusted pointer): plain loads, not probe reads */
-	return task->exit_state != 0 || ((task->flags & PF_EXITING) && !task->mm);
+	struct task_struct *task;
+
+	if (have_task_btf) {
+		/* a trusted pointer: plain loads, not probe reads */
+		task = bpf_get_current_task_btf();
+		return task->exit_state != 0 || ((task->flags & PF_EXITING) && !task->mm);
+	}
+	task = (struct task_struct *)bpf_get_current_task();
+	/* exit_signals() sets PF_EXITING before exit_notify() sets exit_state */
+	if (!(BPF_CORE_READ(task, flags) & PF_EXITING))
+		return false;
+	return BPF_CORE_READ(task, exit_state) != 0 || !BPF_CORE_READ(task, mm);
 }
 
 static bool in_filter(__u32 slot, __u32 tid)
@@ -377,11 +408,6 @@ static bool counts_slice(__u32 slot, struct slice *sl)
 	return sl->use_set ? slot_in(&sl->tid_slots, slot) : in_filter(slot, sl->tid);
 }
 
-/* bpf_loop wants its context on the stack: it carries the per-CPU slice. */
-struct credit_ctx {
-	struct slice *sl;
-};
-
 /* After each change BPF makes to filter: every CPU's cached sets are out of date. */
 static void filter_changed(void)
 {
@@ -392,23 +418,45 @@ static void filter_changed(void)
 		__sync_fetch_and_add(gen, 1);
 }
 
-struct collect_ctx {
-	struct pending *set;
-	__u32 tid;
-	__u32 nr_slots;
-};
+/*
+ * The loops below run over slots, levels or members with a bound the verifier sees, each
+ * iteration a call of a global function: the verifier checks a global function once, whatever
+ * the number of iterations or calls, and a global function takes scalars only (pointers to
+ * memory only since Linux 5.12), so each looks up the per-CPU state it works on. bpf_loop()
+ * would need 5.17, and its callbacks make 5.10's verifier refuse the whole program.
+ */
 
-static long collect_slot(__u32 slot, void *ctx)
+/*
+ * for (i = 0; i < n; i++), with the constant bound max that the verifier needs (a bound
+ * clamped into n is lost to it when the compiler compares a copy)
+ */
+#define BOUNDED_FOR(i, n, max) for (i = 0; i < (max) && i < (n); i++)
+
+/* Adds slot to this CPU's sl->tid_slots if the thread session there counts tid. */
+__noinline int collect_tid_slot(__u32 slot, __u32 tid)
 {
-	struct collect_ctx *cc = ctx;
 	struct leader_session *s;
+	struct slice *sl;
+	__u32 zero = 0;
 
-	if (slot >= cc->nr_slots)
-		return 1;
-	s = bpf_map_lookup_elem(&sessions, &slot);
-	if (!s || s->state != SLOT_ACTIVE || s->filter != FILTER_TID || !in_filter(slot, cc->tid))
+	if (slot >= LEADER_MAX_SESSIONS)
 		return 0;
-	slot_add(cc->set, slot);
+	s = bpf_map_lookup_elem(&sessions, &slot);
+	if (!s || s->state != SLOT_ACTIVE || s->filter != FILTER_TID || !in_filter(slot, tid))
+		return 0;
+	sl = bpf_map_lookup_elem(&slice_buf, &zero);
+	if (sl)
+		slot_add(&sl->tid_slots, slot);
+	return 0;
+}
+
+/* The thread slots below nr_slots that count tid, into this CPU's sl->tid_slots. */
+__noinline int collect_tid_slots(__u32 tid, __u32 nr_slots)
+{
+	__u32 slot;
+
+	BOUNDED_FOR(slot, nr_slots, LEADER_MAX_SESSIONS)
+		collect_tid_slot(slot, tid);
 	return 0;
 }
 
@@ -421,7 +469,6 @@ static long collect_slot(__u32 slot, void *ctx)
 static void find_tid_slots(struct slice *sl, const struct leader_state *st)
 {
 	__u32 key_bpf = LEADER_GEN_BPF, key_user = LEADER_GEN_USER, tid = sl->tid, zero = 0;
-	struct collect_ctx cc = { .set = &sl->tid_slots, .tid = tid, .nr_slots = sl->nr_slots };
 	__u32 idx = tid & (LEADER_TASK_SLOTS_ENTRIES - 1);
 	struct task_slots *cached;
 	__u64 *gen_bpf, *gen_user;
@@ -451,7 +498,7 @@ static void find_tid_slots(struct slice *sl, const struct leader_state *st)
 	cached->tid = tid;
 	cached->gen_bpf = *gen_bpf;
 	cached->gen_user = *gen_user;
-	bpf_loop(sl->nr_slots, collect_slot, &cc, 0);
+	collect_tid_slots(tid, sl->nr_slots);
 	cached->slots = sl->tid_slots;
 }
 
@@ -484,16 +531,18 @@ static void add_slice(struct bpf_perf_event_value *acc, const struct slice *sl, 
 	}
 }
 
-static long credit_session(__u32 slot, void *ctx)
+/* This CPU's slice to the thread session in slot, if it counts it. */
+__noinline int credit_session(__u32 slot)
 {
-	struct slice *sl = ((struct credit_ctx *)ctx)->sl;
 	struct leader_session *s;
 	bool time_ok, count_ok;
+	__u32 m, zero = 0;
+	struct slice *sl;
 	void *sums;
-	__u32 m;
 
-	if (slot >= sl->nr_slots || slot >= LEADER_MAX_SESSIONS)
-		return 1;
+	sl = bpf_map_lookup_elem(&slice_buf, &zero);
+	if (!sl || slot >= LEADER_MAX_SESSIONS)
+		return 0;
 	s = bpf_map_lookup_elem(&sessions, &slot);
 	/* -a/-C and -G sessions take differences of prev_readings and cg_accum themselves */
 	if (!s || s->state != SLOT_ACTIVE || s->filter != FILTER_TID)
@@ -517,26 +566,39 @@ static long credit_session(__u32 slot, void *ctx)
 	return 0;
 }
 
+__noinline int credit_sessions(__u32 nr_slots)
+{
+	__u32 slot;
+
+	BOUNDED_FOR(slot, nr_slots, LEADER_MAX_SESSIONS)
+		credit_session(slot);
+	return 0;
+}
+
 /*
  * A task perf no longer counts leaves every filter as it switches out: its slice up to here is
  * credited first, but the context-switch increment this switch makes is not its any more.
  */
-struct forget_ctx {
-	__u32 tid;
-	__u32 nr_slots;
-};
-
-static long forget_task(__u32 slot, void *ctx)
+__noinline int forget_in_slot(__u32 slot, __u32 tid)
 {
-	struct forget_ctx *fc = ctx;
-	__u32 tid = fc->tid;
-	void *set;
+	void *set = bpf_map_lookup_elem(&filter, &slot);
 
-	if (slot >= fc->nr_slots)
-		return 1;
-	set = bpf_map_lookup_elem(&filter, &slot);
 	if (set && !bpf_map_delete_elem(set, &tid))
 		filter_changed();
+	return 0;
+}
+
+/*
+ * The loops keep their counters out of the keys whose addresses the lookups take: 5.10's
+ * verifier does not track a 32-bit value on the stack, and would take the loop for an endless
+ * one.
+ */
+__noinline int forget_task(__u32 tid, __u32 nr_slots)
+{
+	__u32 slot;
+
+	BOUNDED_FOR(slot, nr_slots, LEADER_MAX_SESSIONS)
+		forget_in_slot(slot, tid);
 	return 0;
 }
 
@@ -556,35 +618,35 @@ static __u64 cg_count(const struct slice *sl, __u32 m, __u32 at_switch)
 	return count + at_switch;
 }
 
-/*
- * bpf_loop's context over a path: the walk up from cgrp through its ancestors that collects the
- * registered ones (collect_level), and the crediting of sl to them (credit_index).
- */
-struct cg_path_ctx {
-	struct cg_path *path;
-	struct cgroup *cgrp;
-	struct slice *sl;
-	__u32 level;
-	__u32 at_switch;
-};
-
-/* The walk up from a cgroup through its ancestors, collecting the registered ones. */
-static long collect_level(__u32 i, void *ctx)
+/* This CPU's path p (of LEADER_CG_PATHS in cg_paths). */
+static struct cg_path *cpu_path(__u32 p)
 {
-	struct cg_path_ctx *wc = ctx;
-	struct cg_path *path = wc->path;
+	struct cg_paths *paths;
+	__u32 zero = 0;
+
+	paths = bpf_map_lookup_elem(&cg_paths, &zero);
+	return paths ? &paths->path[p & (LEADER_CG_PATHS - 1)] : NULL;
+}
+
+/* Adds cgrp's ancestor at level to path p if it is registered; 1 ends the walk. */
+__noinline int collect_level(__u32 p, __u64 cgrp, __u32 level)
+{
+	struct cg_path *path = cpu_path(p);
 	struct leader_cg_users *users;
-	__u32 idx, n = path->nr, zero = 0;
 	struct leader_cg *cg;
+	__u32 idx, n, zero = 0;
 	void *index;
 	__u64 id;
 
-	if (i > wc->level || n >= LEADER_CG_MAX_LEVELS)
+	if (!path)
+		return 1;
+	n = path->nr;
+	if (n >= LEADER_CG_MAX_LEVELS)
 		return 1;
 	index = bpf_map_lookup_elem(&cg_index, &zero);
 	if (!index)
 		return 1;
-	id = ancestor_id(wc->cgrp, wc->level - i);
+	id = ancestor_id((struct cgroup *)cgrp, level);
 	cg = bpf_map_lookup_elem(index, &id);
 	if (!cg)
 		return 0;
@@ -605,11 +667,21 @@ static long collect_level(__u32 i, void *ctx)
 	return 0;
 }
 
-/* This CPU's path of cgrp: the one kept, or a fresh walk in place of the oldest. */
-static struct cg_path *find_path(struct cgroup *cgrp)
+/* The walk up from cgrp (at level) through its ancestors, into path p. */
+__noinline int collect_levels(__u32 p, __u64 cgrp, __u32 level)
 {
-	struct cg_path_ctx wc = { .cgrp = cgrp };
-	__u32 zero = 0, key = LEADER_GEN_CG, i;
+	__u32 i, nr = level + 1;
+
+	BOUNDED_FOR(i, nr, LEADER_CG_MAX_LEVELS)
+		if (collect_level(p, cgrp, level - i))
+			break;
+	return 0;
+}
+
+/* This CPU's path of cgrp: the one kept, or a fresh walk in place of the oldest; -1: none. */
+static int find_path(struct cgroup *cgrp)
+{
+	__u32 zero = 0, key = LEADER_GEN_CG, i, p;
 	struct cg_paths *paths;
 	struct cg_path *path;
 	__u64 serial, *gen;
@@ -617,42 +689,55 @@ static struct cg_path *find_path(struct cgroup *cgrp)
 	paths = bpf_map_lookup_elem(&cg_paths, &zero);
 	gen = bpf_map_lookup_elem(&filter_gen, &key);
 	if (!paths || !gen)
-		return NULL;
+		return -1;
 	serial = BPF_CORE_READ(cgrp, self.serial_nr);
 	for (i = 0; i < LEADER_CG_PATHS; i++) {
 		path = &paths->path[i];
 		if (path->cgrp == (__u64)cgrp && path->serial_nr == serial && path->gen == *gen)
-			return path;
+			return i;
 	}
-	path = &paths->path[paths->next & (LEADER_CG_PATHS - 1)];
+	p = paths->next & (LEADER_CG_PATHS - 1);
+	path = &paths->path[p];
 	paths->next++;
 	/* the generation as read before cg_index: a change meanwhile leaves this path stale */
 	path->cgrp = (__u64)cgrp;
 	path->serial_nr = serial;
 	path->gen = *gen;
 	path->nr = 0;
-	wc.path = path;
-	wc.level = BPF_CORE_READ(cgrp, level);
-	bpf_loop(wc.level < LEADER_CG_MAX_LEVELS ? wc.level + 1 : LEADER_CG_MAX_LEVELS,
-		 collect_level, &wc, 0);
-	return path;
+	collect_levels(p, (__u64)cgrp, BPF_CORE_READ(cgrp, level));
+	return p;
 }
 
-/* Every member's count of the slice, to the path's i-th registered cgroup: one lookup. */
-static long credit_index(__u32 i, void *ctx)
+/* Every member's count of this CPU's slice, to path p's i-th registered cgroup: one lookup. */
+__noinline int credit_index(__u32 p, __u32 i, __u32 at_switch)
 {
-	struct cg_path_ctx *cc = ctx;
+	struct cg_path *path = cpu_path(p);
 	struct bpf_perf_event_value *acc;
-	__u32 m, idx;
+	__u32 m, idx, zero = 0;
+	struct slice *sl;
 
-	if (i >= LEADER_CG_MAX_LEVELS)
-		return 1;
-	idx = cc->path->idx[i];
+	sl = bpf_map_lookup_elem(&slice_buf, &zero);
+	if (!path || !sl)
+		return 0;
+	/*
+	 * Masked, not compared: after a comparison the compiler scales a copy of i, whose bound
+	 * 5.10's verifier does not know (credit_path() keeps i below the path's length).
+	 */
+	idx = path->idx[i & (LEADER_CG_MAX_LEVELS - 1)];
 	acc = chunk_elem(&cg_accum, idx);
 	if (!acc)
 		return 0;
 	for (m = 0; m < LEADER_MAX_MEMBERS && m < nr_members; m++)
-		add_slice(&acc[m], cc->sl, m, cg_count(cc->sl, m, cc->at_switch), true);
+		add_slice(&acc[m], sl, m, cg_count(sl, m, at_switch), true);
+	return 0;
+}
+
+__noinline int credit_path(__u32 p, __u32 nr, __u32 at_switch)
+{
+	__u32 i;
+
+	BOUNDED_FOR(i, nr, LEADER_CG_MAX_LEVELS)
+		credit_index(p, i, at_switch);
 	return 0;
 }
 
@@ -663,13 +748,15 @@ static long credit_index(__u32 i, void *ctx)
 static void credit_cgroups(struct slice *sl, bool at_switch)
 {
 	struct cgroup *cgrp = (struct cgroup *)sl->start_cgroup;
-	struct cg_path_ctx cc = { .sl = sl, .at_switch = at_switch };
+	struct cg_path *path;
+	int p;
 
 	if (!cgrp)
 		return;
-	cc.path = find_path(cgrp);
-	if (cc.path)
-		bpf_loop(cc.path->nr, credit_index, &cc, 0);
+	p = find_path(cgrp);
+	path = p < 0 ? NULL : cpu_path(p);
+	if (path)
+		credit_path(p, path->nr, at_switch);
 }
 
 /*
@@ -716,8 +803,8 @@ static int account_slice(__u32 tid, bool at_switch, bool gone, __u64 next_css)
 	if (st->nr_cgroups)
 		credit_cgroups(sl, at_switch);
 	/* the next slice runs in the cgroup of the task switched in, or of the one running on */
-	css = (struct cgroup_subsys_state *)(at_switch ? next_css :
-					     task_perf_css(bpf_get_current_task_btf()));
+	css = (struct cgroup_subsys_state *)(at_switch ? next_css : task_perf_css(
+					     (struct task_struct *)bpf_get_current_task()));
 	sl->start_css = (__u64)css;
 	sl->start_cgroup = (__u64)BPF_CORE_READ(css, cgroup);
 	sl->cg_pending = at_switch;
@@ -737,11 +824,7 @@ static int account_slice(__u32 tid, bool at_switch, bool gone, __u64 next_css)
 	if (sl->nr_slots > LEADER_MAX_SESSIONS)
 		sl->nr_slots = LEADER_MAX_SESSIONS;
 	find_tid_slots(sl, st);
-	{
-		struct credit_ctx cc = { .sl = sl };
-
-		bpf_loop(sl->nr_slots, credit_session, &cc, 0);
-	}
+	credit_sessions(sl->nr_slots);
 	if (prev_owner_members) {
 		struct pending *owner = bpf_map_lookup_elem(&pending_owner, &zero);
 
@@ -749,11 +832,8 @@ static int account_slice(__u32 tid, bool at_switch, bool gone, __u64 next_css)
 		if (owner)
 			*owner = sl->next_slots;
 	}
-	if (gone) {
-		struct forget_ctx fc = { .tid = tid, .nr_slots = sl->nr_slots };
-
-		bpf_loop(sl->nr_slots, forget_task, &fc, 0);
-	}
+	if (gone)
+		forget_task(tid, sl->nr_slots);
 	return 0;
 }
 
@@ -794,7 +874,7 @@ __noinline int account(__u32 tid, __u32 at_switch, __u32 gone, __u64 next_css)
 SEC("raw_tp/sched_switch")
 int on_switch(struct bpf_raw_tracepoint_args *ctx)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	__u64 args[3] = { 0 };	/* preempt, prev, next */
 	struct leader_state *st;
 	__u64 next_css;
@@ -803,12 +883,16 @@ int on_switch(struct bpf_raw_tracepoint_args *ctx)
 
 	if (bpf_probe_read_kernel(args, sizeof(args), ctx)) {
 		foreign_syncs = 1;
-		return account(task->pid, false, false, 0);
+		return account(tid, false, false, 0);
 	}
 	if (args[0] == LEADER_SYNC_MAGIC) {
+		struct bpf_perf_event_value hits;
+
 		/* a lookup that keeps inner_ids among this program's maps, where user space finds it */
 		bpf_map_lookup_elem(&inner_ids, &zero);
-		return account(task->pid, false, false, 0);
+		/* and a read of no consequence that keeps the exit probe's event */
+		bpf_perf_event_read_value(&exit_probe_hold, 0, &hits, sizeof(hits));
+		return account(tid, false, false, 0);
 	}
 	st = bpf_map_lookup_elem(&leader_state, &zero);
 	if (!st || (!foreign_syncs && !st->nr_switch_slots && !st->nr_cgroups))
@@ -820,7 +904,7 @@ int on_switch(struct bpf_raw_tracepoint_args *ctx)
 		if (!sl || sl->start_css == next_css)
 			return 0;
 	}
-	return account(task->pid, true, task_is_gone(task), next_css);
+	return account(tid, true, current_is_gone(), next_css);
 }
 
 /*
@@ -832,16 +916,15 @@ SEC("tp_btf/cgroup_attach_task")
 int BPF_PROG(on_cgroup_move, struct cgroup *dst, const char *path, struct task_struct *task,
 	     bool threadgroup)
 {
-	struct task_struct *cur = bpf_get_current_task_btf();
 	struct leader_state *st;
 	__u32 zero = 0;
 
-	if (task != cur)
+	if ((__u64)task != bpf_get_current_task())
 		return 0;
 	st = bpf_map_lookup_elem(&leader_state, &zero);
 	if (!st || !st->nr_cgroups)
 		return 0;
-	account(cur->pid, false, false, 0);
+	account(task->pid, false, false, 0);
 	return 0;
 }
 
@@ -849,10 +932,10 @@ int BPF_PROG(on_cgroup_move, struct cgroup *dst, const char *path, struct task_s
  * perf stops counting a task in perf_event_exit_task(), early in do_exit() (and at an exec that
  * drops privileges): what the task runs after it, freeing its address space above all, is
  * nobody's count. Its slice up to here is credited, then it leaves every filter, so that the
- * rest, up to its last switch, is not (on_switch's task_is_gone() is the fallback where neither
- * program below can run, from the first switch past that point on). Only while thread or cgroup
- * sessions are active: a read (not at a switch) as far as the pending context-switch increment
- * goes.
+ * rest, up to its last switch, is not (on_switch's current_is_gone() is the fallback where
+ * neither program below can run, from the first switch past that point on). Only while thread
+ * or cgroup sessions are active: a read (not at a switch) as far as the pending context-switch
+ * increment goes.
  */
 static int stop_counting_exiting(struct task_struct *task)
 {
@@ -869,7 +952,7 @@ static int stop_counting_exiting(struct task_struct *task)
 	return 0;
 }
 
-/* attached by hand to perf_event_exit_task() (leader.c), never by the skeleton */
+/* attached by hand to perf_event_exit_task() (leader_create.c), never by the skeleton */
 SEC("kprobe")
 int BPF_KPROBE(on_exit_task, struct task_struct *child)
 {
@@ -877,9 +960,22 @@ int BPF_KPROBE(on_exit_task, struct task_struct *child)
 }
 
 /*
+ * Where perf_event_exit_task() cannot be probed (kernel/events is built without ftrace's hooks
+ * before Linux 5.15 or so) and it comes right after taskstats_exit() (since 6.16, and in the
+ * stable kernels that took that change without the tracepoint's), attached by hand to the
+ * return of taskstats_exit(), in the exiting task.
+ */
+SEC("kprobe")
+int BPF_KPROBE(on_exit_stats_ret)
+{
+	return stop_counting_exiting((struct task_struct *)bpf_get_current_task());
+}
+
+/*
  * Since Linux 6.16 this tracepoint fires right before perf_event_exit_task(), with nothing
- * between them (leader.c loads it only there: its event has group_dead); before, it came after
- * exit_mm().
+ * between them (its event has group_dead); before, it came after exit_mm(), and the files were
+ * closed before perf_event_exit_task(). leader_create.c loads it where it is exact, and where
+ * no probe attaches (no kprobes).
  */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(on_process_exit, struct task_struct *task)
@@ -887,71 +983,61 @@ int BPF_PROG(on_process_exit, struct task_struct *task)
 	return stop_counting_exiting(task);
 }
 
-/* Sessions waiting for their workload's exec start here, where perf's enable_on_exec would. */
-struct exec_ctx {
-	__u32 tgid;
-	__u32 tid;
-	__u32 nr_slots;
-	bool flushed;
-};
-
-static long start_on_exec(__u32 slot, void *ctx)
+/*
+ * A session in slot waiting for process tgid's exec starts counting here, where perf's
+ * enable_on_exec would. What ran before the exec belongs to the sessions already counting:
+ * flushed says whether it has been credited. Returns flushed after this slot.
+ */
+__noinline int start_on_exec(__u32 slot, __u32 tgid, __u32 tid, __u32 flushed)
 {
-	struct exec_ctx *ec = ctx;
 	struct leader_session *s;
 
-	if (slot >= ec->nr_slots)
-		return 1;
+	if (slot >= LEADER_MAX_SESSIONS)
+		return flushed;
 	s = bpf_map_lookup_elem(&sessions, &slot);
-	if (!s || s->state != SLOT_ACTIVE || s->exec_tgid != ec->tgid)
-		return 0;
-	if (!ec->flushed) {
-		/* What ran before the exec belongs to the sessions already counting. */
-		account(ec->tid, false, false, 0);
-		ec->flushed = true;
-	}
+	if (!s || s->state != SLOT_ACTIVE || s->exec_tgid != tgid)
+		return flushed;
+	if (!flushed)
+		account(tid, false, false, 0);
 	s->exec_tgid = 0;
 	s->enabled = 1;
+	return 1;
+}
+
+__noinline int start_sessions_on_exec(__u32 tgid, __u32 tid, __u32 nr_slots)
+{
+	__u32 slot, flushed = 0;
+
+	BOUNDED_FOR(slot, nr_slots, LEADER_MAX_SESSIONS)
+		flushed = start_on_exec(slot, tgid, tid, flushed);
 	return 0;
 }
 
 SEC("tp_btf/task_rename")
 int BPF_PROG(on_exec, struct task_struct *task, const char *comm)
 {
-	struct task_struct *cur = bpf_get_current_task_btf();
-	struct exec_ctx ec = { 0 };
 	struct leader_state *st;
 	__u32 zero = 0;
 
-	if (task != cur)
+	/* the untyped comparison of stop_counting_exiting() */
+	if ((__u64)task != bpf_get_current_task())
 		return 0;
 	st = bpf_map_lookup_elem(&leader_state, &zero);
 	if (!st)
 		return 0;
-	ec.tgid = cur->tgid;
-	ec.tid = cur->pid;
-	ec.nr_slots = st->nr_slots < LEADER_MAX_SESSIONS ? st->nr_slots : LEADER_MAX_SESSIONS;
-	bpf_loop(ec.nr_slots, start_on_exec, &ec, 0);
+	start_sessions_on_exec(task->tgid, task->pid, st->nr_slots);
 	return 0;
 }
 
-/* A new task joins the filters of the sessions that follow its parent's children (not -i). */
-struct newtask_ctx {
-	__u32 parent_tid;
-	__u32 tid;
-	__u32 nr_slots;
-};
-
-static long follow_task(__u32 slot, void *ctx)
+/* A new task joins the filter of the session in slot if it follows its parent's children. */
+__noinline int follow_task(__u32 slot, __u32 parent, __u32 tid)
 {
-	struct newtask_ctx *nc = ctx;
-	__u32 parent = nc->parent_tid, tid = nc->tid;
 	struct leader_session *s;
 	__u8 one = 1;
 	void *set;
 
-	if (slot >= nc->nr_slots)
-		return 1;
+	if (slot >= LEADER_MAX_SESSIONS)
+		return 0;
 	s = bpf_map_lookup_elem(&sessions, &slot);
 	if (!s || s->state != SLOT_ACTIVE || s->filter != FILTER_TID || !s->inherit)
 		return 0;
@@ -964,24 +1050,31 @@ static long follow_task(__u32 slot, void *ctx)
 	return 0;
 }
 
+__noinline int follow_in_sessions(__u32 parent, __u32 tid, __u32 nr_slots)
+{
+	__u32 slot;
+
+	BOUNDED_FOR(slot, nr_slots, LEADER_MAX_SESSIONS)
+		follow_task(slot, parent, tid);
+	return 0;
+}
+
 SEC("tp_btf/task_newtask")
 int BPF_PROG(on_newtask, struct task_struct *task, __u64 clone_flags)
 {
-	struct task_struct *parent = bpf_get_current_task_btf();
-	struct newtask_ctx nc = { .parent_tid = parent->pid, .tid = task->pid };
 	struct leader_state *st;
 	__u32 zero = 0;
 
 	st = bpf_map_lookup_elem(&leader_state, &zero);
 	if (!st)
 		return 0;
-	nc.nr_slots = st->nr_slots < LEADER_MAX_SESSIONS ? st->nr_slots : LEADER_MAX_SESSIONS;
-	bpf_loop(nc.nr_slots, follow_task, &nc, 0);
+	/* the parent is the current task */
+	follow_in_sessions((__u32)bpf_get_current_pid_tgid(), task->pid, st->nr_slots);
 	return 0;
 }
 
 /*
  * The SPDX line's license. The kernel wants a GPL-compatible one for the GPL-only helpers:
- * bpf_get_current_task_btf(), bpf_probe_read_kernel(), bpf_perf_event_read_value().
+ * bpf_get_current_task(_btf)(), bpf_probe_read_kernel(), bpf_perf_event_read_value().
  */
 char LICENSE[] SEC("license") = "GPL";

@@ -77,15 +77,18 @@
  *                  values they were found at (stale once either moved)
  *   cg_paths       PERCPU_ARRAY[1] of struct cg_paths: per CPU, the registered cgroups on
  *                  the paths of the last LEADER_CG_PATHS cgroups slices ran in (1.1 KiB P)
+ *   exit_probe_hold  PERF_EVENT_ARRAY[1], BPF_F_PRESERVE_ELEMS: the exit probe's kprobe event
+ *                  where the kernel has no BPF links of perf events (before 5.15), which keeps
+ *                  the probe attached while the leader lives; else empty
  *   inner_ids      ARRAY[LEADER_NR_INNER_IDS] of __u32: the id of each inner map above, at
  *                  LEADER_IDS_<map> + key (0: none), which user space finds them by: before
  *                  Linux 6.8 a lookup in a map of maps from user space waits for an RCU grace
  *                  period. User space's alone (on_switch names it, so that it is among the
  *                  program's maps). 9 KiB
  *   leader_b.rodata  the constants set before load: nr_members, nr_cpus, prev_owner_members,
- *                  attr_key, which a session compares with its own key before adopting a leader,
- *                  and member_attrs, each member's attr (for sessions that find the leader
- *                  under a member key)
+ *                  have_task_btf (kernel_features.h), attr_key, which a session compares
+ *                  with its own key before adopting a leader, and member_attrs, each
+ *                  member's attr (for sessions that find the leader under a member key)
  *   leader_b.bss   foreign_syncs (upstream perf's followers may be attached)
  * So a leader with nothing registered takes under 1.6 KiB + 48 N bytes per possible CPU and
  * about 60 KiB of tables, and each cgroup about S P bytes more, by chunks of 64
@@ -169,9 +172,10 @@
  * Bumped whenever the maps' layout or a slot's meaning changes: a leader of another version is
  * not shared (6: filter_gen, which every change to the filters must bump; 7: per-cgroup sums;
  * 8: member_attrs in .rodata; 9: one cg_accum element per cgroup, LEADER_GEN_CG; 10: maps in
- * maps that grow with the slots, threads and cgroups registered, inner_ids).
+ * maps that grow with the slots, threads and cgroups registered, inner_ids; 11: bounded loops,
+ * have_task_btf in .rodata, exit_probe_hold).
  */
-#define LEADER_ABI_VERSION 10
+#define LEADER_ABI_VERSION 11
 
 /*
  * Marks in perf_event_attr's __reserved_2 (which the kernel requires to be zero, so upstream

@@ -64,9 +64,9 @@ int BPF_PROG(on_switch)
 	return 0;
 }
 
-/* Retargeted to the leader's on_switch before load. */
+/* Retargeted to the leader's on_switch before load; named as upstream perf's follower. */
 SEC("fexit/on_switch")
-int BPF_PROG(follow_switch)
+int BPF_PROG(fexit_XXX)
 {
 	struct bpf_perf_event_value *diff, *sum;
 	__u32 zero = 0;

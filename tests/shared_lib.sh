@@ -337,9 +337,10 @@ registered() {
 	echo "$total"
 }
 
-# wait_registered N: polls for up to 5 s until N slots are active
+# wait_registered N: polls until N slots are active, for up to REGISTER_TIMEOUT seconds (5; the
+# emulated guests give more)
 wait_registered() {
-	local n end=$((SECONDS + 5))
+	local n end=$((SECONDS + ${REGISTER_TIMEOUT:-5}))
 
 	while :; do
 		n=$(registered)

@@ -479,7 +479,7 @@ int leader_get(const struct attr_map *map, const struct perf_event_attr *key,
 	err = leader_find(map, key, attrs, nr, verbose, h);
 	if (err != -ENOENT)
 		return err;
-	err = leader_create(&fresh, key, attrs, nr);
+	err = leader_create(&fresh, key, attrs, nr, verbose);
 	return err ? err : leader_file(map, key, attrs, nr, verbose, &fresh, h);
 }
 

@@ -83,7 +83,7 @@ int leader_get(const struct attr_map *map, const struct perf_event_attr *key,
 int leader_find(const struct attr_map *map, const struct perf_event_attr *key,
 		const struct perf_event_attr *attrs, int nr, int verbose, struct leader_handle *h);
 int leader_create(struct leader_handle *fresh, const struct perf_event_attr *key,
-		  const struct perf_event_attr *attrs, int nr);
+		  const struct perf_event_attr *attrs, int nr, int verbose);
 int leader_file(const struct attr_map *map, const struct perf_event_attr *key,
 		const struct perf_event_attr *attrs, int nr, int verbose,
 		struct leader_handle *fresh, struct leader_handle *h);

@@ -465,6 +465,26 @@ int leader_cg_read(const struct leader_handle *h, __u32 idx, __u32 member,
 	return err;
 }
 
+/*
+ * The kernel's ENOTSUPP (not in user-space headers): no batch lookups for this map type (per-CPU
+ * arrays before Linux 5.11).
+ */
+#define KERNEL_ENOTSUPP 524
+
+/* read_chunk_run() one lookup an element, where batches are refused. */
+static int read_chunk_one_by_one(int fd, __u32 from, __u32 nr, size_t per_cg,
+				 struct bpf_perf_event_value *raw)
+{
+	__u32 i, key;
+
+	for (i = 0; i < nr; i++) {
+		key = from + i;
+		if (bpf_map_lookup_elem(fd, &key, &raw[i * per_cg]))
+			return -errno;
+	}
+	return 0;
+}
+
 /* nr elements of one chunk from index first on, as the map holds them, into raw. */
 static int read_chunk_run(const struct leader_handle *h, __u32 first, __u32 nr,
 			  struct bpf_perf_event_value *raw)
@@ -478,10 +498,15 @@ static int read_chunk_run(const struct leader_handle *h, __u32 first, __u32 nr,
 	while (done < nr && !err) {
 		/* the batch starts after in_batch's key: the one before the first wanted */
 		__u32 prev = IN_CHUNK(first) + done - 1, next, count = nr - done;
+		int ret = bpf_map_lookup_batch(fd, IN_CHUNK(first) + done ? &prev : NULL, &next,
+					       keys, &raw[done * per_cg], &count, NULL);
 
-		if (bpf_map_lookup_batch(fd, IN_CHUNK(first) + done ? &prev : NULL, &next, keys,
-					 &raw[done * per_cg], &count, NULL) &&
-		    errno != ENOENT)
+		if (ret && errno == KERNEL_ENOTSUPP) {
+			err = read_chunk_one_by_one(fd, IN_CHUNK(first) + done, nr - done, per_cg,
+						    &raw[done * per_cg]);
+			break;
+		}
+		if (ret && errno != ENOENT)
 			err = -errno;
 		else if (!count)
 			err = -ENOENT;

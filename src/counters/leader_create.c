@@ -16,10 +16,12 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../common.h"
 #include "../stat/target.h"
+#include "kernel_features.h"
 #include "leader.skel.h"
 #include "leader_internal.h"
 #include "leader_maps.h"
@@ -151,74 +153,67 @@ static __u32 context_switch_members(const struct perf_event_attr *attrs, int nr)
 }
 
 /*
- * on_exit_task's kprobe, attached here rather than by libbpf, whose link would keep the probe's
- * perf event fd open in this process for good: the link holds the event itself. Returns the link
- * fd, or -errno where the kernel has no kprobes or refuses this one.
+ * The exit probe (on_exit_task or on_exit_stats_ret), attached here rather than by libbpf, whose
+ * link would keep the probe's perf event fd open in this process for good: the link holds the
+ * event itself. Where the kernel has no BPF links of perf events the program is attached to the
+ * event by ioctl and the event goes in exit_probe_hold (hold_fd), which keeps it while the leader
+ * lives. Returns the link fd, 0 for an event held so, or -errno.
  */
-static int attach_exit_probe(const struct bpf_program *prog)
+static int attach_exit_probe(const struct bpf_program *prog, const char *func, bool ret,
+			     int hold_fd)
 {
-	struct perf_event_attr attr = { .size = sizeof(attr) };
-	char type[32];
-	int pfd, lfd, err;
+	int pfd = kprobe_event_open(func, ret, -1), lfd, err;
+	__u32 zero = 0;
 
-	if (read_text_file("/sys/bus/event_source/devices/kprobe/type", type, sizeof(type)))
-		return -ENOENT;
-	attr.type = atoi(type);
-	attr.config1 = (__u64)(unsigned long)"perf_event_exit_task";	/* the probed function */
-	pfd = (int)syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 	if (pfd < 0)
-		return -errno;
-	lfd = bpf_link_create(bpf_program__fd(prog), pfd, BPF_PERF_EVENT, NULL);
+		return pfd;
+	if (kernel_features()->perf_link)
+		lfd = bpf_link_create(bpf_program__fd(prog), pfd, BPF_PERF_EVENT, NULL);
+	else
+		lfd = ioctl(pfd, PERF_EVENT_IOC_SET_BPF, bpf_program__fd(prog)) ||
+		      bpf_map_update_elem(hold_fd, &zero, &pfd, BPF_ANY) ? -1 : 0;
 	err = -errno;
 	close(pfd);
 	return lfd < 0 ? err : lfd;
 }
 
-/*
- * Whether sched_process_exit fires right before perf_event_exit_task(), as since Linux 6.16:
- * the same change gave the event its own layout (group_dead), where before it shared
- * sched_process_template and came after exit_mm(). tracefs tells in a few microseconds; the
- * kernel's BTF, where tracefs is not mounted, in about 50 ms.
- */
-static bool exit_tracepoint_at_perf_exit(void)
+/* Our dup of a link libbpf made, which stays attached once libbpf's own fd is gone; or -1. */
+static int keep_link(struct bpf_link *link)
 {
-	char format[4096];
-	struct btf *btf;
-	bool found;
-
-	if (!read_text_file("/sys/kernel/tracing/events/sched/sched_process_exit/format", format,
-			    sizeof(format)))
-		return strstr(format, "group_dead") != NULL;
-	btf = btf__load_vmlinux_btf();
-	if (!btf)
-		return false;
-	found = btf__find_by_name_kind(btf, "trace_event_raw_sched_process_exit",
-				       BTF_KIND_STRUCT) > 0;
-	btf__free(btf);
-	return found;
-}
-
-/* the link fd of the exit program the skeleton loaded, or -1 where none attaches */
-static int attach_exit_program(struct leader_bpf *skel)
-{
-	struct bpf_link *link;
 	int fd;
 
-	if (bpf_program__autoload(skel->progs.on_exit_task)) {
-		fd = attach_exit_probe(skel->progs.on_exit_task);
-		return fd < 0 ? -1 : fd;
-	}
-	if (!bpf_program__autoload(skel->progs.on_process_exit))
-		return -1;
-	link = bpf_program__attach(skel->progs.on_process_exit);
 	if (!link)
 		return -1;
-	/* as create_leader's other links: our dup keeps it attached */
 	fd = fcntl(bpf_link__fd(link), F_DUPFD_CLOEXEC, 3);
 	bpf_link__disconnect(link);
 	close(bpf_link__fd(link));
 	bpf_link__destroy(link);
 	return fd < 0 ? -1 : fd;
+}
+
+/*
+ * Attaches the exit program the skeleton loaded (kernel_features()->exit_hook): its link fd, or
+ * -1 where it has none (held in exit_probe_hold, or refused: then a task stops counting at its
+ * first switch past perf's exit).
+ */
+static int attach_exit_program(struct leader_bpf *skel, int verbose)
+{
+	int hold = bpf_map__fd(skel->maps.exit_probe_hold), fd;
+
+	switch (kernel_features()->exit_hook) {
+	case EXIT_AT_PERF_EXIT:
+		fd = attach_exit_probe(skel->progs.on_exit_task, "perf_event_exit_task", false,
+				       hold);
+		break;
+	case EXIT_AT_TASKSTATS_RETURN:
+		fd = attach_exit_probe(skel->progs.on_exit_stats_ret, "taskstats_exit", true, hold);
+		break;
+	default:
+		return keep_link(bpf_program__attach(skel->progs.on_process_exit));
+	}
+	if (fd < 0)
+		pr_debug(verbose, 1, "bperf: the exit probe does not attach: %s", strerror(-fd));
+	return fd <= 0 ? -1 : fd;
 }
 
 /* *out = a dup of fd kept past the skeleton, unless err is set already; 0 or the first -errno */
@@ -262,16 +257,78 @@ static void close_templates(const int fds[6])
 			close(fds[i]);
 }
 
+/* The verifier log's "processed N insns", or 0. */
+static __u32 logged_insns(const char *log)
+{
+	const char *at = log ? strstr(log, "processed ") : NULL;
+
+	return at ? (__u32)strtoul(at + strlen("processed "), NULL, 10) : 0;
+}
+
+static __u32 verified_insns(const struct bpf_program *prog, const char *log)
+{
+	struct bpf_prog_info info = { 0 };
+	__u32 len = sizeof(info);
+
+	if (bpf_program__fd(prog) < 0)
+		return 0;
+	if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) && info.verified_insns)
+		return info.verified_insns;
+	return logged_insns(log);
+}
+
+/*
+ * leader_bpf__load(), and with -v what it took: the wall time and each program's instructions
+ * verified (bpf_prog_info's, or before Linux 5.16 the verifier log's statistics, asked for only
+ * then). The figures of each kernel are in tests/README.md.
+ */
+static int load_skeleton(struct leader_bpf *skel, int nr, int verbose)
+{
+	struct bpf_program *progs[] = { skel->progs.on_switch, skel->progs.on_exec,
+					skel->progs.on_newtask, skel->progs.on_cgroup_move,
+					skel->progs.on_exit_task, skel->progs.on_exit_stats_ret,
+					skel->progs.on_process_exit };
+	const int nr_progs = sizeof(progs) / sizeof(progs[0]);
+	bool want_log = verbose >= 1 && !kernel_features()->verified_insns;
+	char *logs[sizeof(progs) / sizeof(progs[0])] = { 0 };
+	const size_t log_size = 4096;
+	struct timespec t0, t1;
+	int i, err;
+
+	for (i = 0; want_log && i < nr_progs; i++) {
+		logs[i] = xzalloc(log_size);
+		bpf_program__set_log_buf(progs[i], logs[i], log_size);
+		bpf_program__set_log_level(progs[i], 4);	/* statistics only */
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	err = leader_bpf__load(skel);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (!err && verbose >= 1) {
+		kernel_features_report(verbose);
+		pr_debug(verbose, 1, "bperf: leader of %d member%s loaded in %.1f ms", nr,
+			 nr == 1 ? "" : "s", (t1.tv_sec - t0.tv_sec) * 1e3 +
+			 (t1.tv_nsec - t0.tv_nsec) / 1e6);
+		for (i = 0; i < nr_progs; i++)
+			if (bpf_program__autoload(progs[i]))
+				pr_debug(verbose, 1, "bperf: leader program %s: %u insns verified",
+					 bpf_program__name(progs[i]),
+					 verified_insns(progs[i], logs[i]));
+	}
+	for (i = 0; i < nr_progs; i++)
+		free(logs[i]);
+	return err;
+}
+
 static int create_leader(struct leader_handle *h, const struct perf_event_attr *key,
-			 const struct perf_event_attr *attrs, int nr)
+			 const struct perf_event_attr *attrs, int nr, int verbose)
 {
 	struct bpf_program *progs[LEADER_EXIT_LINK];
 	struct bpf_link *links[LEADER_EXIT_LINK] = { 0 };
 	struct leader_state st = { .abi_version = LEADER_ABI_VERSION };
 	int nr_cpus = libbpf_num_possible_cpus();
 	struct leader_bpf *skel;
+	const struct kernel_features *kf = kernel_features();
 	int i, err, templates[6];
-	bool exit_tp, kprobes;
 
 	skel = leader_bpf__open();
 	if (!skel)
@@ -285,17 +342,17 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	memcpy((void *)skel->rodata->attr_key, key, sizeof(*key));
 	for (i = 0; i < nr; i++)
 		memcpy((void *)skel->rodata->member_attrs[i], &attrs[i], sizeof(attrs[i]));
-	/*
-	 * Where perf stops counting an exiting task: the tracepoint there, else a kprobe; kernels
-	 * with neither (no kprobe PMU) end a task's count at its first switch past that point.
-	 */
-	exit_tp = exit_tracepoint_at_perf_exit();
-	bpf_program__set_autoload(skel->progs.on_process_exit, exit_tp);
-	kprobes = access("/sys/bus/event_source/devices/kprobe", F_OK) == 0;
-	bpf_program__set_autoload(skel->progs.on_exit_task, !exit_tp && kprobes);
+	skel->rodata->have_task_btf = kf->task_btf;
+	/* where perf stops counting an exiting task (kernel_features.h) */
+	bpf_program__set_autoload(skel->progs.on_process_exit,
+				  kf->exit_hook == EXIT_AT_TRACEPOINT ||
+				  kf->exit_hook == EXIT_AT_SCHED_EXIT);
+	bpf_program__set_autoload(skel->progs.on_exit_task, kf->exit_hook == EXIT_AT_PERF_EXIT);
+	bpf_program__set_autoload(skel->progs.on_exit_stats_ret,
+				  kf->exit_hook == EXIT_AT_TASKSTATS_RETURN);
 	err = set_templates(skel, nr, templates);
 	if (!err)
-		err = leader_bpf__load(skel);
+		err = load_skeleton(skel, nr, verbose);
 	close_templates(templates);
 	if (err)
 		goto out;
@@ -311,7 +368,7 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 		}
 	}
 	/* a kernel that refuses the probe counts as one without kprobes */
-	h->link_fds[LEADER_EXIT_LINK] = attach_exit_program(skel);
+	h->link_fds[LEADER_EXIT_LINK] = attach_exit_program(skel, verbose);
 	if (h->link_fds[LEADER_EXIT_LINK] >= 0)
 		st.exit_link_id = leader_link_id_of(h->link_fds[LEADER_EXIT_LINK]);
 	st.nr_members = nr;
@@ -373,12 +430,17 @@ static int check_test_run(const struct leader_handle *h)
 }
 
 int leader_create(struct leader_handle *h, const struct perf_event_attr *key,
-		  const struct perf_event_attr *attrs, int nr)
+		  const struct perf_event_attr *attrs, int nr, int verbose)
 {
 	int err;
 
 	leader_handle_init(h);
-	err = create_leader(h, key, attrs, nr);
+	if (!kernel_features()->test_run_on_cpu) {
+		pr_err("Shared counters need BPF_PROG_TEST_RUN of raw_tp programs on a given CPU "
+		       "(Linux 5.10), which this kernel lacks");
+		return -ECANCELED;
+	}
+	err = create_leader(h, key, attrs, nr, verbose);
 	if (err && open_error_is_unsupported(err))
 		return err;	/* the event itself: <not supported>, as with direct counting */
 	if (err) {

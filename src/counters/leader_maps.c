@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "../../bpf/leader.h"
+#include "kernel_features.h"
 #include "leader.h"
 #include "leader_maps.h"
 
@@ -27,8 +28,10 @@ static struct inner_shape inner_shape(enum leader_inner kind, __u32 nr_members)
 		return (struct inner_shape){ BPF_MAP_TYPE_PERCPU_ARRAY, 4, sums, nr_members, 0,
 					     "accum_slot" };
 	case INNER_FILTER:
+		/* preallocated where the kernel warns at allocation in tracing programs */
 		return (struct inner_shape){ BPF_MAP_TYPE_HASH, 4, 1, LEADER_FILTER_MIN,
-					     BPF_F_NO_PREALLOC, "filter_slot" };
+					     kernel_features()->alloc_in_tracing ?
+					     BPF_F_NO_PREALLOC : 0, "filter_slot" };
 	case INNER_CG_INDEX:
 		return (struct inner_shape){ BPF_MAP_TYPE_HASH, 8, sizeof(struct leader_cg),
 					     LEADER_CG_INDEX_MIN, 0, "cg_index_hash" };

@@ -61,7 +61,7 @@ static int take_leader(struct attr_map *map, const char *map_path,
 	if (err != -ENOENT || !may_make)
 		return err;
 	attr_map_close(map);
-	err = leader_create(&made, key, attrs, nr);
+	err = leader_create(&made, key, attrs, nr, verbose);
 	if (err)
 		return err;	/* the map stays closed */
 	if (attr_map_open_locked(map, map_path)) {

@@ -48,7 +48,7 @@ static void *load_main(void *arg)
 	/* background work: the loop (scrapes, everyone's requests) gets the CPU first */
 	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
 	pthread_mutex_lock(&one_load_at_a_time);
-	ld->err = leader_create(&ld->fresh, &ld->attr, &ld->attr, 1);
+	ld->err = leader_create(&ld->fresh, &ld->attr, &ld->attr, 1, 0);
 	pthread_mutex_unlock(&one_load_at_a_time);
 	eventfd_write(ld->done_fd, 1);
 	load_unref(ld);

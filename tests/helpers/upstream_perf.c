@@ -166,7 +166,7 @@ static int load_leader(struct session *s)
 	skel = upstream_perf_bpf__open();
 	if (!skel)
 		return fail("opening the leader", errno);
-	bpf_program__set_autoload(skel->progs.follow_switch, false);
+	bpf_program__set_autoload(skel->progs.fexit_XXX, false);
 	bpf_map__set_max_entries(skel->maps.events, nr_cpus);
 	err = upstream_perf_bpf__load(skel);
 	if (err) {
@@ -224,7 +224,7 @@ static int follow(struct session *s)
 	if (!s->follower)
 		return fail("opening the follower", errno);
 	bpf_program__set_autoload(s->follower->progs.on_switch, false);
-	bpf_program__set_attach_target(s->follower->progs.follow_switch, s->prog_fd, "on_switch");
+	bpf_program__set_attach_target(s->follower->progs.fexit_XXX, s->prog_fd, "on_switch");
 	bpf_map__reuse_fd(s->follower->maps.diff_readings, diff_fd);
 	close(diff_fd);
 	err = upstream_perf_bpf__load(s->follower);

@@ -160,7 +160,7 @@ bpf_two_sessions() {
 	# B's workload starts once B counts: it says so, then waits for A's
 	norandom "$BPERF" stat --bpf-counters --bpf-attr-map "$BPF_MAP" -a -x, -e page-faults \
 		-G "$B" -o "$tmp/two_b" -- sh -c "touch $tmp/b_counts;
-		while [ ! -e $tmp/go ]; do sleep 0.02; done; $IN $B $PT $M" &
+		while [ ! -e $tmp/go ] && [ -d $tmp ]; do sleep 0.02; done; $IN $B $PT $M" &
 	x_pid=$!
 	for _ in $(seq 200); do
 		[ ! -e "$tmp/b_counts" ] || break

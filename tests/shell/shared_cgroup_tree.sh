@@ -106,7 +106,7 @@ start_waiting() {
 	shift
 	# setarch execs bperf: $! is bperf's pid, the parent of its workload
 	setarch "$(uname -m)" -R "$BPERF" stat --bpf-attr-map "$SHARED_MAP" -a -x, -o "$TMP/$name" \
-		"$@" -- sh -c "while [ ! -e $TMP/release ]; do sleep 0.02; done" &
+		"$@" -- sh -c "while [ ! -e $TMP/release ] && [ -d $TMP ]; do sleep 0.02; done" &
 	WAITING+=($!)
 	echo $! >>"$TMP/waiting"
 }

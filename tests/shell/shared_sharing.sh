@@ -31,7 +31,8 @@ perf_event_fds() {
 }
 
 # start_sessions [bperf options]: 8 sessions of -a $EVENTS around a shell that waits for
-# wait_sessions (the checks between may take seconds in an emulated guest); sets PIDS.
+# wait_sessions (the checks between may take seconds in an emulated guest), or for the test's
+# files to go (a failed test's sessions are killed, and their shells left behind); sets PIDS.
 start_sessions() {
 	local i
 
@@ -39,7 +40,8 @@ start_sessions() {
 	PIDS=()
 	for i in $(seq "$NR_SESSIONS"); do
 		"$BPERF" stat -x, -o "$TMP/session$i" --bpf-attr-map "$SHARED_MAP" "$@" -a \
-			-e "$EVENTS" -- sh -c 'while [ ! -e "$1" ]; do sleep 0.1; done' sh \
+			-e "$EVENTS" -- \
+			sh -c 'while [ ! -e "$1" ] && [ -d "${1%/*}" ]; do sleep 0.1; done' sh \
 			"$TMP/release" &
 		PIDS+=($!)
 		BG_PIDS+=($!)

@@ -8,8 +8,10 @@
  * possible CPUs P, members N and the indices its chunks of 64 hold (64, 128, 256, ...: the
  * power of 2 from 64 up that holds the cgroups): at least the per-CPU sums that must be there
  * (24 N bytes x P per index: what the kernel allocates for a per-CPU array), at most those plus
- * each map's bookkeeping; released thread slots keep their maps for the next sessions, which add nothing.
- * Prints the figures. Needs root and bpffs (exit 77 = skipped otherwise).
+ * each map's bookkeeping; released thread slots keep their maps for the next sessions, which add
+ * nothing. A thread slot's filter is preallocated where the kernel wants it so (before 6.1): its
+ * 4,096 elements of 64 bytes are counted in. Prints the figures. Needs root and bpffs (exit 77 =
+ * skipped otherwise).
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -23,6 +25,7 @@
 #include "attr_map_remove.h"
 #include "check.h"
 #include "src/counters/attr_map.h"
+#include "src/counters/kernel_features.h"
 #include "src/counters/leader.h"
 #include "src/counters/leader_cgroups.h"
 
@@ -167,6 +170,11 @@ static void thread_slots(struct leader_handle *h, __u64 base)
 
 	one_min = percpu(NR_MEMBERS, 24, cpus);
 	one_max = one_min + LEADER_FILTER_MIN * 32 + cpus * 512 + 4 * PAGE;
+	/* a preallocated filter (kernel_features.h): its elements too, 64 bytes each */
+	if (!kernel_features()->alloc_in_tracing) {
+		one_min += LEADER_FILTER_MIN * 64;
+		one_max += LEADER_FILTER_MIN * 64;
+	}
 	for (i = 0; i < 2; i++) {
 		if (!CHECK_OK("thread slot", leader_slot_claim(h, &spec, &slots[i])))
 			return;
