@@ -952,21 +952,13 @@ static int stop_counting_exiting(struct task_struct *task)
 	return 0;
 }
 
-/* attached by hand to perf_event_exit_task() (leader_create.c), never by the skeleton */
-SEC("kprobe")
-int BPF_KPROBE(on_exit_task, struct task_struct *child)
-{
-	return stop_counting_exiting(child);
-}
-
 /*
- * Where perf_event_exit_task() cannot be probed (kernel/events is built without ftrace's hooks
- * before Linux 5.15 or so) and it comes right after taskstats_exit() (since 6.16, and in the
- * stable kernels that took that change without the tracepoint's), attached by hand to the
- * return of taskstats_exit(), in the exiting task.
+ * Attached by hand (leader_create.c), never by the skeleton: to perf_event_exit_task(), or where
+ * that cannot be probed, to the return of taskstats_exit() right before it. Both run in the
+ * exiting task.
  */
 SEC("kprobe")
-int BPF_KPROBE(on_exit_stats_ret)
+int BPF_KPROBE(on_exit_task)
 {
 	return stop_counting_exiting((struct task_struct *)bpf_get_current_task());
 }

@@ -171,73 +171,21 @@ int kprobe_event_open(const char *func, bool ret, int pid)
 }
 
 /*
- * Whether ftrace lists func among the functions it can hook: 1, 0, or -1 where the list cannot
- * be read. A kprobe on a function built without ftrace's hooks is refused with a warning in the
- * kernel log (5.10: "Could not probe notrace function"), which a trial would leave at every run.
- */
-static int ftrace_lists(const char *func)
-{
-	char buf[65536], line[128];
-	size_t n = strlen(func), have = 0;
-	ssize_t got;
-	int fd, found = 0;
-
-	if (n + 3 > sizeof(line))
-		return -1;
-	snprintf(line, sizeof(line), "\n%s\n", func);
-	fd = open("/sys/kernel/tracing/available_filter_functions", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	buf[0] = '\n';
-	have = 1;
-	/* a window of the list, the last line's start kept for the next read */
-	while (!found && (got = read(fd, buf + have, sizeof(buf) - have - 1)) > 0) {
-		char *last;
-
-		have += (size_t)got;
-		buf[have] = '\0';
-		found = memmem(buf, have, line, n + 2) != NULL;
-		last = memrchr(buf, '\n', have);
-		if (!last || last == buf) {
-			have = 0;
-			continue;
-		}
-		have -= (size_t)(last - buf);
-		memmove(buf, last, have);
-	}
-	if (got < 0 && !found)
-		found = -1;
-	close(fd);
-	return found;
-}
-
-static bool can_probe(const char *func, bool ret)
-{
-	int fd;
-
-	if (!ftrace_lists(func))
-		return false;
-	fd = kprobe_event_open(func, ret, -1);
-
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
-}
-
-/*
  * Whether perf still counts a task in exit_mm(): a child that waits on a pipe and then exits,
  * and a kprobe in exit_mm() (mmput()) counted for it, 1 if perf counts it there and 0 if it
- * stopped before. A few milliseconds.
+ * stopped before. A few milliseconds, asked only where perf_event_exit_task() cannot be probed.
  */
-static bool probe_perf_exit_before_mm(void)
+static bool perf_exit_before_mm_found;
+static pthread_once_t perf_exit_once = PTHREAD_ONCE_INIT;
+
+static void probe_perf_exit_before_mm(void)
 {
 	int pipe_fds[2], fd, status;
 	__u64 hits = 1;
 	pid_t child;
 
 	if (pipe2(pipe_fds, O_CLOEXEC))
-		return false;
+		return;
 	child = fork();
 	if (child == 0) {
 		char c;
@@ -256,20 +204,13 @@ static bool probe_perf_exit_before_mm(void)
 		hits = 1;
 	if (fd >= 0)
 		close(fd);
-	return fd >= 0 && hits == 0;
+	perf_exit_before_mm_found = fd >= 0 && hits == 0;
 }
 
-static enum exit_hook choose_exit_hook(const struct kernel_features *kf)
+bool perf_exit_before_mm(void)
 {
-	if (exit_tp_at_perf_exit())
-		return EXIT_AT_TRACEPOINT;
-	if (!kf->kprobes)
-		return EXIT_AT_SCHED_EXIT;
-	if (can_probe("perf_event_exit_task", false))
-		return EXIT_AT_PERF_EXIT;
-	if (kf->perf_exit_before_mm && can_probe("taskstats_exit", true))
-		return EXIT_AT_TASKSTATS_RETURN;
-	return EXIT_AT_SCHED_EXIT;
+	pthread_once(&perf_exit_once, probe_perf_exit_before_mm);
+	return perf_exit_before_mm_found;
 }
 
 static struct kernel_features probed;
@@ -288,8 +229,7 @@ static void probe_all(void)
 	probed.verified_insns = probe_verified_insns();
 	probed.kprobes = access("/sys/bus/event_source/devices/kprobe", F_OK) == 0;
 	probed.perf_link = probe_perf_link();
-	probed.perf_exit_before_mm = probed.kprobes && probe_perf_exit_before_mm();
-	probed.exit_hook = choose_exit_hook(&probed);
+	probed.exit_tp_at_perf_exit = exit_tp_at_perf_exit();
 }
 
 const struct kernel_features *kernel_features(void)
@@ -298,13 +238,19 @@ const struct kernel_features *kernel_features(void)
 	return &probed;
 }
 
-static const char *const exit_hook_names[] = {
-	[EXIT_AT_TRACEPOINT] = "sched_process_exit, right before perf_event_exit_task()",
-	[EXIT_AT_PERF_EXIT] = "a kprobe at perf_event_exit_task()",
-	[EXIT_AT_TASKSTATS_RETURN] =
-		"the return of taskstats_exit(), before perf_event_exit_task()",
-	[EXIT_AT_SCHED_EXIT] = "sched_process_exit",
-};
+const char *exit_hook_name(enum exit_hook hook)
+{
+	static const char *const names[] = {
+		[EXIT_AT_TRACEPOINT] = "sched_process_exit, right before perf_event_exit_task()",
+		[EXIT_AT_PERF_EXIT] = "a kprobe at perf_event_exit_task()",
+		[EXIT_AT_TASKSTATS_RETURN] =
+			"the return of taskstats_exit(), before perf_event_exit_task()",
+		[EXIT_AT_SCHED_EXIT] = "sched_process_exit",
+		[EXIT_AT_SWITCH] = "their first switch past perf's exit",
+	};
+
+	return names[hook];
+}
 
 static void say(FILE *out, const char *name, bool present, const char *otherwise)
 {
@@ -323,12 +269,8 @@ void kernel_features_print(FILE *out, const struct kernel_features *kf)
 	say(out, "verified_insns", kf->verified_insns, "the verifier log's statistics");
 	say(out, "kprobes", kf->kprobes, "no exit probe");
 	say(out, "BPF links of perf events", kf->perf_link, "the exit probe held in a map");
-	if (kf->kprobes)
-		say(out, "perf's exit before exit_mm()", kf->perf_exit_before_mm, "after");
-	else
-		fprintf(out, "bperf: kernel feature %-26s unknown (no kprobes to tell)\n",
-			"perf's exit before exit_mm()");
-	fprintf(out, "bperf: exiting tasks stop counting at %s\n", exit_hook_names[kf->exit_hook]);
+	say(out, "exit tracepoint at perf exit", kf->exit_tp_at_perf_exit,
+	    kf->kprobes ? "an exit probe" : "sched_process_exit");
 }
 
 static pthread_once_t report_once = PTHREAD_ONCE_INIT;

@@ -21,11 +21,8 @@
  *   kprobes           the kprobe PMU: the exit probe at perf_event_exit_task()
  *   perf_link         BPF links of perf events (5.15) for the exit probe: else it is attached by
  *                     ioctl and its event kept in a map of the leader's (leader.bpf.c)
- *   exit_hook         where a task stops counting as it exits, as perf's perf_event_exit_task()
- *                     stops it: enum exit_hook
- *   perf_exit_before_mm  perf stops counting an exiting task before exit_mm() (6.16, and the
- *                     stable kernels that took the change in 2025), found by counting a kprobe
- *                     in exit_mm() for a child that exits
+ *   exit_tp_at_perf_exit  sched_process_exit fires right before perf_event_exit_task()
+ *                     (6.16): else an exit probe where there are kprobes (exit_hook)
  */
 #ifndef BPERF_COUNTERS_KERNEL_FEATURES_H
 #define BPERF_COUNTERS_KERNEL_FEATURES_H
@@ -40,8 +37,10 @@ enum exit_hook {
 	EXIT_AT_PERF_EXIT,
 	/* a kretprobe at taskstats_exit(), which comes right before perf_event_exit_task() */
 	EXIT_AT_TASKSTATS_RETURN,
-	/* sched_process_exit, after exit_mm(): no kprobes, or none that fits */
+	/* sched_process_exit, after exit_mm(): no kprobes */
 	EXIT_AT_SCHED_EXIT,
+	/* no probe attaches: on_switch's check of the task going out */
+	EXIT_AT_SWITCH,
 };
 
 struct kernel_features {
@@ -53,14 +52,21 @@ struct kernel_features {
 	bool verified_insns;
 	bool kprobes;
 	bool perf_link;
-	bool perf_exit_before_mm;
-	enum exit_hook exit_hook;
+	bool exit_tp_at_perf_exit;
 };
 
 /* The features, probed at the first call (thread-safe). */
 const struct kernel_features *kernel_features(void);
 /* One line a feature: present, or missing and what stands in for it. */
 void kernel_features_print(FILE *out, const struct kernel_features *kf);
+/*
+ * Whether perf stops counting an exiting task before exit_mm() (6.16, and the stable kernels
+ * that took the change in 2025), found by counting a kprobe in exit_mm() for a child that
+ * exits; probed at the first call.
+ */
+bool perf_exit_before_mm(void);
+/* What -v says of where exiting tasks stop counting. */
+const char *exit_hook_name(enum exit_hook hook);
 /*
  * A kprobe (or with ret a kretprobe) perf event at the entry of func, counting for pid (-1: on
  * CPU 0 for every task): the fd, or -errno.

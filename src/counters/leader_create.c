@@ -153,11 +153,11 @@ static __u32 context_switch_members(const struct perf_event_attr *attrs, int nr)
 }
 
 /*
- * The exit probe (on_exit_task or on_exit_stats_ret), attached here rather than by libbpf, whose
- * link would keep the probe's perf event fd open in this process for good: the link holds the
- * event itself. Where the kernel has no BPF links of perf events the program is attached to the
- * event by ioctl and the event goes in exit_probe_hold (hold_fd), which keeps it while the leader
- * lives. Returns the link fd, 0 for an event held so, or -errno.
+ * The exit probe (on_exit_task), attached here rather than by libbpf, whose link would keep the
+ * probe's perf event fd open in this process for good: the link holds the event itself. Where
+ * the kernel has no BPF links of perf events the program is attached to the event by ioctl and
+ * the event goes in exit_probe_hold (hold_fd), which keeps it while the leader lives. Returns
+ * the link fd, 0 for an event held so, or -errno.
  */
 static int attach_exit_probe(const struct bpf_program *prog, const char *func, bool ret,
 			     int hold_fd)
@@ -192,27 +192,31 @@ static int keep_link(struct bpf_link *link)
 }
 
 /*
- * Attaches the exit program the skeleton loaded (kernel_features()->exit_hook): its link fd, or
- * -1 where it has none (held in exit_probe_hold, or refused: then a task stops counting at its
- * first switch past perf's exit).
+ * Attaches the exit program the skeleton loaded: on_process_exit where sched_process_exit is
+ * perf's exit or there are no kprobes, else on_exit_task at perf_event_exit_task(), or where
+ * that cannot be probed (built without ftrace's hooks: 5.10 logs a line saying so) and perf
+ * stops before exit_mm(), at the return of taskstats_exit(), which comes right before it.
+ * Returns its link fd, or -1 where it has none (held in exit_probe_hold, or none attached: then
+ * a task stops at its first switch past perf's exit); *hook says which.
  */
-static int attach_exit_program(struct leader_bpf *skel, int verbose)
+static int attach_exit_program(struct leader_bpf *skel, enum exit_hook *hook)
 {
 	int hold = bpf_map__fd(skel->maps.exit_probe_hold), fd;
 
-	switch (kernel_features()->exit_hook) {
-	case EXIT_AT_PERF_EXIT:
-		fd = attach_exit_probe(skel->progs.on_exit_task, "perf_event_exit_task", false,
-				       hold);
-		break;
-	case EXIT_AT_TASKSTATS_RETURN:
-		fd = attach_exit_probe(skel->progs.on_exit_stats_ret, "taskstats_exit", true, hold);
-		break;
-	default:
-		return keep_link(bpf_program__attach(skel->progs.on_process_exit));
+	if (!bpf_program__autoload(skel->progs.on_exit_task)) {
+		fd = keep_link(bpf_program__attach(skel->progs.on_process_exit));
+		*hook = fd < 0 ? EXIT_AT_SWITCH : kernel_features()->exit_tp_at_perf_exit ?
+			EXIT_AT_TRACEPOINT : EXIT_AT_SCHED_EXIT;
+		return fd;
+	}
+	*hook = EXIT_AT_PERF_EXIT;
+	fd = attach_exit_probe(skel->progs.on_exit_task, "perf_event_exit_task", false, hold);
+	if (fd < 0 && perf_exit_before_mm()) {
+		*hook = EXIT_AT_TASKSTATS_RETURN;
+		fd = attach_exit_probe(skel->progs.on_exit_task, "taskstats_exit", true, hold);
 	}
 	if (fd < 0)
-		pr_debug(verbose, 1, "bperf: the exit probe does not attach: %s", strerror(-fd));
+		*hook = EXIT_AT_SWITCH;
 	return fd <= 0 ? -1 : fd;
 }
 
@@ -286,8 +290,7 @@ static int load_skeleton(struct leader_bpf *skel, int nr, int verbose)
 {
 	struct bpf_program *progs[] = { skel->progs.on_switch, skel->progs.on_exec,
 					skel->progs.on_newtask, skel->progs.on_cgroup_move,
-					skel->progs.on_exit_task, skel->progs.on_exit_stats_ret,
-					skel->progs.on_process_exit };
+					skel->progs.on_exit_task, skel->progs.on_process_exit };
 	const int nr_progs = sizeof(progs) / sizeof(progs[0]);
 	bool want_log = verbose >= 1 && !kernel_features()->verified_insns;
 	char *logs[sizeof(progs) / sizeof(progs[0])] = { 0 };
@@ -329,6 +332,8 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	struct leader_bpf *skel;
 	const struct kernel_features *kf = kernel_features();
 	int i, err, templates[6];
+	enum exit_hook hook;
+	bool exit_probe;
 
 	skel = leader_bpf__open();
 	if (!skel)
@@ -343,13 +348,10 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	for (i = 0; i < nr; i++)
 		memcpy((void *)skel->rodata->member_attrs[i], &attrs[i], sizeof(attrs[i]));
 	skel->rodata->have_task_btf = kf->task_btf;
-	/* where perf stops counting an exiting task (kernel_features.h) */
-	bpf_program__set_autoload(skel->progs.on_process_exit,
-				  kf->exit_hook == EXIT_AT_TRACEPOINT ||
-				  kf->exit_hook == EXIT_AT_SCHED_EXIT);
-	bpf_program__set_autoload(skel->progs.on_exit_task, kf->exit_hook == EXIT_AT_PERF_EXIT);
-	bpf_program__set_autoload(skel->progs.on_exit_stats_ret,
-				  kf->exit_hook == EXIT_AT_TASKSTATS_RETURN);
+	/* where perf stops counting an exiting task: attach_exit_program() */
+	exit_probe = !kf->exit_tp_at_perf_exit && kf->kprobes;
+	bpf_program__set_autoload(skel->progs.on_process_exit, !exit_probe);
+	bpf_program__set_autoload(skel->progs.on_exit_task, exit_probe);
 	err = set_templates(skel, nr, templates);
 	if (!err)
 		err = load_skeleton(skel, nr, verbose);
@@ -368,7 +370,8 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 		}
 	}
 	/* a kernel that refuses the probe counts as one without kprobes */
-	h->link_fds[LEADER_EXIT_LINK] = attach_exit_program(skel, verbose);
+	h->link_fds[LEADER_EXIT_LINK] = attach_exit_program(skel, &hook);
+	pr_debug(verbose, 1, "bperf: exiting tasks stop counting at %s", exit_hook_name(hook));
 	if (h->link_fds[LEADER_EXIT_LINK] >= 0)
 		st.exit_link_id = leader_link_id_of(h->link_fds[LEADER_EXIT_LINK]);
 	st.nr_members = nr;
