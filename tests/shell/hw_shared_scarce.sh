@@ -76,7 +76,8 @@ perf_fds() {
 }
 
 # The perf events the leaders loaded since the test started hold: the sizes of their on_switch
-# programs' perf event arrays (bpftool's plain lines: jq takes seconds to start in the guest).
+# programs' events arrays (not exit_probe_hold; bpftool's plain lines: jq takes seconds to
+# start in the guest).
 leader_events() {
 	local old=" ${BASELINE_PROGS//$'\n'/ } "
 
@@ -89,7 +90,9 @@ leader_events() {
 					for (n = split($(i + 1), ids, ","); n; n--)
 						mine[ids[n]] = 1
 		}
-		maps && /^[0-9]+:/ { array = ($1 + 0) in mine && $2 == "perf_event_array" }
+		maps && /^[0-9]+:/ {
+			array = ($1 + 0) in mine && $2 == "perf_event_array" && $4 == "events"
+		}
 		maps && array && /max_entries/ {
 			for (i = 1; i < NF; i++)
 				if ($i == "max_entries")
