@@ -277,9 +277,12 @@ vmtest:
 	$(Q)$(MAKE) --no-print-directory all tests
 	tools/vmtest --arch $(ARCH) $(if $(KERNEL),--kernel $(KERNEL))
 
-install: $(BPERF)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(RULESDIR)
+# the workloads go where an installed `bperf check` looks for them
+install: $(BPERF) workloads
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(RULESDIR) \
+		$(DESTDIR)$(PREFIX)/libexec/bperf/workloads
 	install -m 0755 $(BPERF) $(DESTDIR)$(PREFIX)/bin/bperf
+	install -m 0755 $(WORKLOADS) $(DESTDIR)$(PREFIX)/libexec/bperf/workloads/
 	$(if $(MANPAGES),install -m 0644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/)
 	install -m 0644 $(PROM_RULES) $(DESTDIR)$(RULESDIR)/
 

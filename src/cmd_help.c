@@ -21,6 +21,7 @@ struct command_help {
 
 /* In the order `--list-cmds` prints them. */
 static const struct command_help commands[] = {
+	{ "check", "Check what this machine can count, and that sharing is exact here", true },
 	{ "config", "Get and set variables in perf's config files", true },
 	{ "daemon", "Count shared events per CPU and cgroup for Prometheus", true },
 	{ "data", "Read perf record files: dump, csv tables, top functions", true },

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "check/cmd_check.h"
 #include "cmd_data.h"
 #include "common.h"
 #include "config.h"
@@ -172,6 +173,8 @@ int main(int argc, char **argv)
 		return cmd_data(argc, args);
 	if (!strcmp(cmd, "config"))
 		return cmd_config(argc, args);
+	if (!strcmp(cmd, "check"))
+		return cmd_check(argc, args, &top);
 	if (!strcmp(cmd, "list"))
 		return cmd_list(argc, args, &top);
 	if (!strcmp(cmd, "version"))

@@ -223,4 +223,72 @@ struct trace_event_raw_sched_switch {
 	char __data[0];
 } __attribute__((preserve_access_index));
 
+/* ---- what bperf check's task_file iterator reads (perf_holders.bpf.c) -------------------- */
+
+struct seq_file;
+
+struct qstr {
+	const unsigned char *name;
+} __attribute__((preserve_access_index));
+
+struct dentry {
+	struct qstr d_name;
+} __attribute__((preserve_access_index));
+
+struct path {
+	struct dentry *dentry;
+} __attribute__((preserve_access_index));
+
+struct file {
+	struct path f_path;
+	void *private_data;
+} __attribute__((preserve_access_index));
+
+/* the kernel's copy of the UAPI attr: only the fields read, relocated by name */
+struct perf_event_attr {
+	__u32 type;
+	__u64 config;
+} __attribute__((preserve_access_index));
+
+struct perf_event_context {
+	struct task_struct *task;
+} __attribute__((preserve_access_index));
+
+enum perf_event_state {
+	PERF_EVENT_STATE_DEAD = -4,
+	PERF_EVENT_STATE_EXIT = -3,
+	PERF_EVENT_STATE_ERROR = -2,
+	PERF_EVENT_STATE_OFF = -1,
+	PERF_EVENT_STATE_INACTIVE = 0,
+	PERF_EVENT_STATE_ACTIVE = 1,
+};
+
+struct pmu {
+	const char *name;
+} __attribute__((preserve_access_index));
+
+struct perf_event {
+	struct perf_event *group_leader;
+	struct pmu *pmu;
+	struct perf_event_attr attr;
+	enum perf_event_state state;
+	int cpu;
+	struct perf_event_context *ctx;
+	u64 total_time_enabled;
+	u64 total_time_running;
+} __attribute__((preserve_access_index));
+
+struct bpf_iter_meta {
+	struct seq_file *seq;
+	u64 session_id;
+	u64 seq_num;
+} __attribute__((preserve_access_index));
+
+struct bpf_iter__task_file {
+	struct bpf_iter_meta *meta;
+	struct task_struct *task;
+	u32 fd;
+	struct file *file;
+} __attribute__((preserve_access_index));
+
 #endif /* __VMLINUX_H__ */

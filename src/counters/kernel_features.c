@@ -273,6 +273,60 @@ void kernel_features_print(FILE *out, const struct kernel_features *kf)
 	    kf->kprobes ? "an exit probe" : "sched_process_exit");
 }
 
+static struct tracing_features tracing_probed;
+static pthread_once_t tracing_once = PTHREAD_ONCE_INIT;
+
+/*
+ * A tracing program that returns 0, loaded for attach type at the BTF type named name of kind
+ * in vmlinux, then attached and detached: 0, or -errno of the step that failed.
+ */
+static int try_tracing_attach(const struct btf *vmlinux, enum bpf_attach_type type,
+			      const char *name, int kind)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int id = btf__find_by_name_kind(vmlinux, name, kind), fd, link;
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = type);
+
+	if (id < 0)
+		return -ENOENT;
+	opts.attach_btf_id = id;
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, NULL, "GPL", insns, 2, &opts);
+	if (fd < 0)
+		return -errno;
+	link = bpf_raw_tracepoint_open(NULL, fd);
+	id = link < 0 ? -errno : 0;
+	if (link >= 0)
+		close(link);
+	close(fd);
+	return id;
+}
+
+static void probe_tracing(void)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+
+	tracing_probed.btf = vmlinux != NULL;
+	tracing_probed.tp_btf_err = -ENOENT;
+	tracing_probed.trampoline_err = -ENOENT;
+	if (!vmlinux)
+		return;
+	tracing_probed.tp_btf_err = try_tracing_attach(vmlinux, BPF_TRACE_RAW_TP,
+						       "btf_trace_sched_switch", BTF_KIND_TYPEDEF);
+	/* the kernel's own fentry test target (net/bpf/test_run.c) */
+	tracing_probed.trampoline_err = try_tracing_attach(vmlinux, BPF_TRACE_FENTRY,
+							   "bpf_fentry_test1", BTF_KIND_FUNC);
+	btf__free(vmlinux);
+}
+
+const struct tracing_features *tracing_features(void)
+{
+	pthread_once(&tracing_once, probe_tracing);
+	return &tracing_probed;
+}
+
 static pthread_once_t report_once = PTHREAD_ONCE_INIT;
 
 static void report(void)

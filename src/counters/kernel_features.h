@@ -55,6 +55,20 @@ struct kernel_features {
 	bool exit_tp_at_perf_exit;
 };
 
+/*
+ * What BTF-typed tracing offers, probed apart (on the first call; it parses the kernel's BTF,
+ * which every start need not pay for) for bperf check: the leader's tp_btf programs (cgroup
+ * moves, renames, new tasks) and -b's trampolines. The errors are the kernel's answer to a
+ * trivial program's load or attach (-ENOENT: no vmlinux BTF, or no such target in it).
+ */
+struct tracing_features {
+	bool btf;		/* /sys/kernel/btf/vmlinux */
+	int tp_btf_err;		/* tp_btf/sched_switch */
+	int trampoline_err;	/* fentry/bpf_fentry_test1 */
+};
+
+const struct tracing_features *tracing_features(void);
+
 /* The features, probed at the first call (thread-safe). */
 const struct kernel_features *kernel_features(void);
 /* One line a feature: present, or missing and what stands in for it. */

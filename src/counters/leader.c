@@ -78,11 +78,7 @@ __u32 leader_link_id_of(int fd)
 	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
 }
 
-/*
- * Calls fn for each map the program uses, with an fd the callback keeps (returns true) or
- * leaves to be closed. Returns -errno if the program's info cannot be read.
- */
-static int for_each_prog_map(int prog_fd,
+int leader_for_each_prog_map(int prog_fd,
 			     bool (*fn)(int fd, const struct bpf_map_info *info, void *ctx),
 			     void *ctx)
 {
@@ -150,7 +146,8 @@ static int adopt_maps(struct leader_handle *h, int prog_fd)
 
 	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
 		return -errno;
-	if (strcmp(info.name, LEADER_PROG_NAME) || for_each_prog_map(prog_fd, take_leader_map, h))
+	if (strcmp(info.name, LEADER_PROG_NAME) ||
+	    leader_for_each_prog_map(prog_fd, take_leader_map, h))
 		return -ENOENT;
 	if (h->sessions_fd < 0 || h->accum_fd < 0 || h->filter_fd < 0 || h->state_fd < 0 ||
 	    h->prev_fd < 0 || h->gen_fd < 0 || h->cg_index_fd < 0 || h->cg_accum_fd < 0 ||
@@ -208,7 +205,7 @@ static bool match_rodata_key(int fd, const struct bpf_map_info *info, void *ctx)
 static enum key_kind leader_key_kind(int prog_fd, struct key_match *km)
 {
 	km->kind = KEY_NONE;
-	return for_each_prog_map(prog_fd, match_rodata_key, km) ? KEY_NONE : km->kind;
+	return leader_for_each_prog_map(prog_fd, match_rodata_key, km) ? KEY_NONE : km->kind;
 }
 
 static bool find_diff_map(int fd, const struct bpf_map_info *info, void *ctx)
@@ -278,7 +275,7 @@ static enum entry_kind adopt_leader(struct leader_handle *h, const struct attr_m
 	if (h->prog_fd < 0)
 		goto fail;
 	/* perf's followers take their slices from the map the entry names */
-	for_each_prog_map(h->prog_fd, find_diff_map, &diff_map_id);
+	leader_for_each_prog_map(h->prog_fd, find_diff_map, &diff_map_id);
 	if (diff_map_id != entry->diff_map_id)
 		goto fail;
 	switch (leader_key_kind(h->prog_fd, km)) {
@@ -387,7 +384,7 @@ static int file_fresh(const struct attr_map *map, const struct perf_event_attr *
 	int err;
 
 	/* upstream perf's followers find the leader's diff_readings by this id */
-	for_each_prog_map(fresh->prog_fd, find_diff_map, &entry.diff_map_id);
+	leader_for_each_prog_map(fresh->prog_fd, find_diff_map, &entry.diff_map_id);
 	err = file_key ? attr_map_update(map, file_key, &entry) : 0;
 	if (err) {
 		pr_err("Failed to add the shared counter to the BPF attr map %s: %s%s", map->path,
@@ -500,7 +497,7 @@ void leader_file_members(const struct attr_map *map, const struct perf_event_att
 	struct perf_event_attr key;
 	int m;
 
-	for_each_prog_map(h->prog_fd, find_diff_map, &entry.diff_map_id);
+	leader_for_each_prog_map(h->prog_fd, find_diff_map, &entry.diff_map_id);
 	for (m = 0; m < nr; m++) {
 		leader_member_key(&attrs[m], &key);
 		/* another live group's (another daemon's) stays */

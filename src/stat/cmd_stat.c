@@ -735,15 +735,20 @@ int cmd_stat(int argc, const char **argv, const struct top_opts *top)
 	 * its notes on table events merged into sysfs aliases).
 	 */
 	pmu_tables_verbose_notes(r->opts.events_ctx.sysfs_root, r->opts.verbose);
+	/*
+	 * perf: a workload whose every event needs a CPU is counted system-wide. perf decides it
+	 * before it adds the metrics' events, from -e's alone: a metric that comes down to
+	 * duration_time (SMT_2T_Utilization where SMT is off) counts the workload.
+	 */
+	if (r->have_workload && !r->opts.pid && !r->opts.tid && !r->opts.cpu_list &&
+	    !r->opts.system_wide && r->opts.evlist.nr &&
+	    evlist_needs_system_wide(&r->opts.evlist))
+		r->opts.system_wide = true;
 	err = metric_events_add(&r->opts, r->opts.system_wide || r->opts.cpu_list ||
 				r->opts.bpf_prog ||
 				(!r->have_workload && !r->opts.pid && !r->opts.tid));
 	if (err)
 		goto out;
-	/* perf: a workload whose every event needs a CPU is counted system-wide. */
-	if (r->have_workload && !r->opts.pid && !r->opts.tid && !r->opts.cpu_list &&
-	    r->opts.evlist.nr && evlist_needs_system_wide(&r->opts.evlist))
-		r->opts.system_wide = true;
 	if (!r->opts.evlist.nr && !r->opts.null_run) {
 		bool system_wide = r->opts.system_wide || r->opts.cpu_list || r->opts.bpf_prog ||
 				   (!r->have_workload && !r->opts.pid && !r->opts.tid);
@@ -763,7 +768,10 @@ int cmd_stat(int argc, const char **argv, const struct top_opts *top)
 	err = stat_options_expand_cgroups(&r->opts);
 	if (err)
 		goto out;
-	evlist_check_group_cpus(&r->opts.evlist, r->opts.verbose);
+	evlist_check_group_cpus(&r->opts.evlist, &(struct group_cpus_target){
+		.system_wide = r->opts.system_wide ||
+			       (!r->have_workload && !r->opts.pid && !r->opts.tid),
+		.cpu_list = r->opts.cpu_list }, r->opts.verbose);
 	r->merge = (struct merge_opts){ .hybrid_merge = r->opts.hybrid_merge,
 					.no_merge = r->opts.no_merge,
 					.user_cpus = r->opts.cpu_list != NULL };

@@ -7,10 +7,21 @@
 #ifndef BPERF_STAT_GROUP_CPUS_H
 #define BPERF_STAT_GROUP_CPUS_H
 
+#include <stdbool.h>
+
 #include "../events/evlist.h"
+#include "target.h"
+
+/* What is counted, as far as the events' CPUs go. */
+struct group_cpus_target {
+	bool system_wide;	/* -a, or perf's system-wide default (no workload, or every */
+				/* event needing a CPU) */
+	const char *cpu_list;	/* -C */
+};
 
 /* Ungroups every group of evlist whose members' CPUs differ from the leader's, with perf's
  * warning (and, at -v, each side's CPU list). */
-void evlist_check_group_cpus(struct evlist *evlist, int verbose);
+void evlist_check_group_cpus(struct evlist *evlist, const struct group_cpus_target *t,
+			     int verbose);
 
 #endif

@@ -92,7 +92,7 @@ static void print_permission_error(void)
 }
 
 /* perf prints its message as "%s\n", hence the blank line after texts that end in '\n'. */
-void open_error_print(const struct evsel *evsel, int err)
+void open_error_print(const struct evsel *evsel, int err, bool per_task)
 {
 	const char *name = evsel->name ? evsel->name : "";
 
@@ -117,6 +117,14 @@ void open_error_print(const struct evsel *evsel, int err)
 		/* perf's text has no '\n' of its own here: no blank line */
 		pr_err("Error:\nThe %s event is not supported.", name);
 		return;
+	case -EINVAL:
+		/* perf's guess where there is no CPU target (a leader only -a could open) */
+		if (per_task) {
+			pr_err("Error:\nInvalid event (%s) in per-thread mode, enable system wide "
+			       "with '-a'.", name);
+			return;
+		}
+		break;
 	}
 	pr_err("Error:\nThe sys_perf_event_open() syscall returned with %d (%s) for event (%s).\n"
 	       "/bin/dmesg | grep -i perf may provide additional information.\n",

@@ -28,7 +28,10 @@ bool nmi_watchdog_enabled(void);
  */
 bool open_error_fallback(struct evsel *evsel, int err, int verbose);
 
-/* perf's "Error:" text for err (-errno), the refusal that ends the session. */
-void open_error_print(const struct evsel *evsel, int err);
+/*
+ * perf's "Error:" text for err (-errno), the refusal that ends the session; per_task: the target
+ * has no CPUs (no -a or -C), where perf takes EINVAL for an event that needs them.
+ */
+void open_error_print(const struct evsel *evsel, int err, bool per_task);
 
 #endif

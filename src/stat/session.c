@@ -305,7 +305,7 @@ static int open_tool(struct stat_session *s, int i)
 		c->supported = false;
 		s->supported[i] = false;
 	} else if (err == -EACCES || err == -EPERM) {
-		open_error_print(c->evsel, err);
+		open_error_print(c->evsel, err, !s->target.system_wide);
 		return EXIT_FATAL;
 	}
 	return 0;
@@ -370,7 +370,7 @@ static int open_refused(struct stat_session *s, int i, int err)
 	if (err == -ECANCELED)
 		return EXIT_FATAL;
 	if (!open_error_is_unsupported(err)) {
-		open_error_print(c->evsel, err);
+		open_error_print(c->evsel, err, !s->target.system_wide);
 		return EXIT_FATAL;
 	}
 	c->supported = false;
@@ -382,7 +382,7 @@ static int open_refused(struct stat_session *s, int i, int err)
 		pr_err("Warning:\n%s event is not supported by the kernel.", c->evsel->name);
 	/* perf gives up when the kernel refuses a group's leader */
 	if (c->leader == c && c->evsel->nr_members > 1) {
-		open_error_print(c->evsel, err);
+		open_error_print(c->evsel, err, !s->target.system_wide);
 		return EXIT_FATAL;
 	}
 	return 0;

@@ -26,10 +26,11 @@ msr_type=$(fake_pmus_msr_type) || skip "needs the msr PMU"
 fake=$tmp/devices
 fake_pmus_metric_setup "$tmp" "$msr_type"
 
-# cpu_format intel|amd: the fake cpu PMU's format terms, the kernel's moved to config1/config2
+# cpu_format intel|amd [cpus=LIST]: the fake cpu PMU's format terms, the kernel's moved to
+# config1/config2 (and a cpus file)
 cpu_format() {
 	# shellcheck disable=SC2086
-	fake_pmu_metric_cpu "$fake" "$msr_type" "$1" $topdown
+	fake_pmu_metric_cpu "$fake" "$msr_type" "$1" $topdown "${@:2}"
 }
 # sapphirerapids' metrics use the cpu PMU's sysfs topdown events
 topdown=$(fake_pmus_topdown_events)
@@ -112,8 +113,8 @@ echo "${#names[@]} metrics compared: ${names[*]}; with table events: ${alias_met
 
 # Every metric of each model, alone: perf's human output with numbers masked (the events in
 # perf's order and names, the metric's line, its unit and ScaleUnit, <not supported> where the
-# fake PMU refuses an encoding, perf's warnings). By default every 8th metric of each model;
-# JSON_METRICS_STAT_ALL=1 runs all 665 (about 5 minutes).
+# fake PMU refuses an encoding, perf's warnings, perf's exit on a group leader it cannot open).
+# By default every 8th metric of each model, in the setups below in turn.
 # source_count() and the sum of an id's PMU instances (perf's metric_total): with a second CHA,
 # cascadelakex's llc_data_read_demand_plus_prefetch_miss_latency divides UNC_CHA_CLOCKTICKS by
 # source_count(UNC_CHA_CLOCKTICKS), merged, --no-merge and -A: the value perf prints (0.5 ns
@@ -145,30 +146,51 @@ mask_values() {
 }
 models="${JSON_METRICS_MODELS:-GenuineIntel-6-55-4:intel GenuineIntel-6-8C-1:intel
 GenuineIntel-6-97-2:intel AuthenticAMD-25-11-1:amd AuthenticAMD-25-61-1:amd AuthenticAMD-23-1-2:amd}"
+# Each metric in one of four setups, in turn: -a or the workload alone, and a core PMU without or
+# with a cpus file listing this machine's online CPUs (as hybrid and arm64 core PMUs have). What
+# the tools then do depends on the machine: SMT (#SMT_on: SMT_2T_Utilization comes down to
+# duration_time alone without it, and perf counts the workload), the online CPUs, the msr PMU.
+# JSON_METRICS_STAT_ALL=1 runs every metric in every setup (about 20 minutes).
+online=$(cat /sys/devices/system/cpu/online)
+setups=("-a:" "-a:cpus=$online" ":cpus=$online" ":")
 step=8
 [ -n "${JSON_METRICS_STAT_ALL:-}" ] && step=1
 total=0
+# end_to_end ID M TARGET CPUS: perf's and bperf's output of -M M, masked, compared
+end_to_end() {
+	local -a target=()
+
+	[ -n "$3" ] && target=("$3")
+	# shellcheck disable=SC2086
+	cpu_format "$kind" $4
+	PERF_CPUID=$1 "$PERF" stat "${target[@]}" -M "$2" sleep 0.02 2>&1 >/dev/null |
+		mask_values >"$tmp/p"
+	PERF_CPUID=$1 "$BPERF" stat "${target[@]}" -M "$2" sleep 0.02 2>&1 >/dev/null |
+		mask_values >"$tmp/b"
+	n=$((n + 1))
+	cmp -s "$tmp/p" "$tmp/b" || {
+		echo "== $1 -M $2 ${3:-(the workload)} ${4:-(no cpus file)}" >&2
+		diff "$tmp/p" "$tmp/b" | head -6 >&2
+		failed+=("$1:$2:${3:-task}:${4:+cpus}")
+	}
+}
 for model in $models; do
-	id=${model%%:*}
-	cpu_format "${model#*:}"
+	id=${model%%:*} kind=${model#*:}
 	mapfile -t metrics < <(PERF_CPUID=$id "$PERF" list --raw-dump metrics | tr ' ' '\n' | grep .)
 	[ ${#metrics[@]} -gt 0 ] || fail "perf lists no metric for $id"
 	n=0
 	for ((i = 0; i < ${#metrics[@]}; i += step)); do
-		m=${metrics[i]}
-		PERF_CPUID=$id "$PERF" stat -a -M "$m" sleep 0.02 2>&1 >/dev/null | mask_values \
-			>"$tmp/p"
-		PERF_CPUID=$id "$BPERF" stat -a -M "$m" sleep 0.02 2>&1 >/dev/null | mask_values \
-			>"$tmp/b"
-		n=$((n + 1))
-		cmp -s "$tmp/p" "$tmp/b" || {
-			echo "== $id -M $m" >&2
-			diff "$tmp/p" "$tmp/b" | head -6 >&2
-			failed+=("$id:$m")
-		}
+		if [ "$step" = 1 ]; then
+			for setup in "${setups[@]}"; do
+				end_to_end "$id" "${metrics[i]}" "${setup%%:*}" "${setup#*:}"
+			done
+		else
+			setup=${setups[$(((i / step) % ${#setups[@]}))]}
+			end_to_end "$id" "${metrics[i]}" "${setup%%:*}" "${setup#*:}"
+		fi
 	done
-	echo "$id: $n of ${#metrics[@]} metrics end to end"
+	echo "$id: $n runs of ${#metrics[@]} metrics end to end"
 	total=$((total + n))
 done
-echo "$total metrics end to end"
+echo "$total metric runs end to end (setups: ${setups[*]})"
 [ ${#failed[@]} -eq 0 ] || fail "${#failed[@]} differ from perf: ${failed[*]}"
