@@ -17,7 +17,7 @@ struct perf_holder {
 	__u32 target_pid;	/* the task counted, 0 for a CPU-wide event */
 	__u64 config;
 	__s32 cpu;		/* -1: any CPU the task runs on */
-	__s32 state;		/* enum perf_event_state: -4 dead, -2 error, -1 off, 0 inactive, 1 active */
+	__s32 state;		/* enum perf_event_state: -2 error, -1 off, 0 inactive, 1 active */
 	__u64 time_enabled;
 	__u64 time_running;
 	__u32 is_group_leader;

@@ -31,7 +31,7 @@ struct check_machine {
 	int counters;		/* general-purpose counters a group can hold, -1 unknown */
 	bool cycle_counter;	/* cycles has a counter of its own besides them */
 	bool direct_user;	/* this user may count its own tasks in user space */
-	bool shared;		/* this user may load shared counters (and the kernel can read them) */
+	bool shared;		/* this user may load shared counters, and the kernel read them */
 	bool bpf_root;		/* this user may list leaders and run iterators */
 	unsigned long long startup_ns;	/* the wall time of one bperf stat of a tiny workload */
 };

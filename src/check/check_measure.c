@@ -69,7 +69,7 @@ static void run_pairs(struct check_ctx *ctx, const struct pair *pairs, int nr,
 	const char *args[] = { "-e", events, "--", path, arg, NULL };
 	unsigned long long start = now_ns();
 
-	memset(rows, 0, sizeof(*rows));
+	stat_rows_free(rows);
 	if (*ctx->stop) {
 		free(path);
 		return;
@@ -98,7 +98,7 @@ static void check_known_count(struct check_ctx *ctx, const struct stat_rows *fir
 	const char *args[] = { "-e", "instructions:u", "--", path, twice, NULL };
 	unsigned long long rounds = strtoull(INSNLOOP_ROUNDS, NULL, 10);
 	double want = (double)rounds * INSNLOOP_ROUND_INSNS, got, off;
-	struct stat_rows rows;
+	struct stat_rows rows = { 0 };
 
 	snprintf(twice, sizeof(twice), "%llu", 2 * rounds);
 	if (stat_run(ctx->self, ctx->tmpdir, "insnloop2", ctx->private_map, args, &rows) ||
@@ -106,6 +106,7 @@ static void check_known_count(struct check_ctx *ctx, const struct stat_rows *fir
 	    !n2->counted) {
 		check_add(&ctx->report, "insnloop-instructions", CHECK_FAIL,
 			  "instructions:u of insnloop not counted %s", rows.why);
+		stat_rows_free(&rows);
 		free(path);
 		return;
 	}
@@ -116,6 +117,7 @@ static void check_known_count(struct check_ctx *ctx, const struct stat_rows *fir
 		  fabs(off) <= KNOWN_WARN_PCT ? CHECK_WARN : CHECK_FAIL,
 		  "insnloop %s less insnloop %s: %.0f instructions:u, known %.0f (%+.4f%%)", twice,
 		  INSNLOOP_ROUNDS, got, want, off);
+	stat_rows_free(&rows);
 	free(path);
 #else
 	check_add(&ctx->report, "insnloop-instructions", CHECK_SKIP,
@@ -146,7 +148,7 @@ void check_measure(struct check_ctx *ctx)
 		{ "instructions:u", 0.05 },
 		{ "cycles:u", 2.0 },
 	};
-	struct stat_rows rows;
+	struct stat_rows rows = { 0 };
 
 	if (!ctx->workloads) {
 		check_add(&ctx->report, "measure", CHECK_SKIP,
@@ -163,14 +165,16 @@ void check_measure(struct check_ctx *ctx)
 	if (!ctx->machine.core_pmu || !ctx->machine.direct_user) {
 		check_add(&ctx->report, "hardware-counts", CHECK_SKIP,
 			  ctx->machine.core_pmu ? "this user may not count" : "no core PMU");
+		stat_rows_free(&rows);
 		return;
 	}
 	if (ctx->machine.shared)
 		run_pairs(ctx, hardware, ARRAY_SIZE(hardware), "insnloop", INSNLOOP_ROUNDS, &rows);
 	else
 		direct_insnloop(ctx, &rows);
-	if (*ctx->stop)
-		return;
-	check_known_count(ctx, &rows);
-	check_sessions(ctx);
+	if (!*ctx->stop)
+		check_known_count(ctx, &rows);
+	stat_rows_free(&rows);
+	if (!*ctx->stop)
+		check_sessions(ctx);
 }

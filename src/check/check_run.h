@@ -9,20 +9,19 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#define CHECK_MAX_ROWS 16
-
-/* One event line of the CSV output. */
+/* One event line of the CSV output (with -I, of one interval). */
 struct stat_row {
 	char event[64];
+	bool interval;		/* an -I line: the interval's time came first */
 	bool counted;		/* a number, not <not supported> or <not counted> */
 	unsigned long long count;
 	double pct;		/* the percentage of its enabled time it ran */
 };
 
 struct stat_rows {
-	struct stat_row rows[CHECK_MAX_ROWS];
+	struct stat_row *rows;
 	int nr;
-	char why[256];		/* a failed run: the last line it printed */
+	char why[320];		/* a failed run: its exit and the last line it printed */
 };
 
 /* A run on its way: the child and where its output goes. */
@@ -30,6 +29,7 @@ struct stat_child {
 	pid_t pid;
 	char *out;
 	char *log;
+	bool interrupted;	/* ended by stat_child_interrupt(): dying of SIGINT is its success */
 };
 
 /*
@@ -38,8 +38,13 @@ struct stat_child {
  */
 int stat_child_start(struct stat_child *c, const char *self, const char *dir, const char *name,
 		     const char *map, const char *const *args);
-/* Waits for it and reads its rows: 0, or -1 with rows->why. */
+/* SIGINT, which ends a session without a workload as perf's does: it prints, then dies of it. */
+void stat_child_interrupt(struct stat_child *c);
+/* The event lines (of every interval, with -I) it has written so far. */
+int stat_child_lines(const struct stat_child *c);
+/* Waits for it and reads its rows (freed with stat_rows_free): 0, or -1 with rows->why. */
 int stat_child_finish(struct stat_child *c, struct stat_rows *rows);
+void stat_rows_free(struct stat_rows *rows);
 /* Both, one after the other. */
 int stat_run(const char *self, const char *dir, const char *name, const char *map,
 	     const char *const *args, struct stat_rows *rows);

@@ -5,13 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "common.h"
 #include "events/pmu_tables.h"
 
 #define PMU_DEVICES "/sys/bus/event_source/devices"
-/* PERF_TYPE_RAW: the type of the core PMU (perf's "cpu"; arm64's first armv8 PMU) */
+/* PERF_TYPE_RAW: the type of x86's core PMU "cpu" (arm64's have dynamic types) */
 #define CORE_PMU_TYPE 4
 
 /* The value of the first "key<spaces>: value" line of /proc/cpuinfo, or "?" */
@@ -72,7 +73,19 @@ static void check_perf_table(struct check_report *r)
 			  getenv("PERF_CPUID") ? " ($PERF_CPUID)" : "");
 }
 
-/* The PMUs as "name(type)" in sysfs order, and the core PMU (the first of type 4), if any. */
+/*
+ * Whether the PMU is a core PMU: of type 4, or with a cpus file (arm64's armv8_pmuv3_*, hybrid
+ * x86's cpu_core and cpu_atom), as perf tells them.
+ */
+static bool is_core_pmu(const char *name, int type)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), PMU_DEVICES "/%s/cpus", name);
+	return type == CORE_PMU_TYPE || !access(path, F_OK);
+}
+
+/* The PMUs as "name(type)" in sysfs order, and the first core PMU, if any. */
 static void check_pmus(struct check_report *r)
 {
 	DIR *dir = opendir(PMU_DEVICES);
@@ -90,7 +103,7 @@ static void check_pmus(struct check_report *r)
 		grown = xasprintf("%s%s%s(%s)", list, *list ? " " : "", de->d_name, type);
 		free(list);
 		list = grown;
-		if (atoi(type) == CORE_PMU_TYPE && !core)
+		if (!core && is_core_pmu(de->d_name, atoi(type)))
 			core = xstrdup(de->d_name);
 	}
 	if (dir)
