@@ -4,7 +4,7 @@
 #
 #   make              build ./bperf and the test workloads (.output/workloads/)
 #   make deps         install missing Debian packages and locales (root)
-#   make demo         deps + build, then count a few built-in workloads
+#   make demo         what building needs (install-deps.sh --build), build, count a few workloads
 #   make check        deps + build, then tests/run.sh on this kernel and tools/vmtest in QEMU
 #                     guests, x86 and arm64 (tools/check, which builds for arm64 beside the x86
 #                     guest: fails if one fails; KERNEL= as for vmtest)
@@ -258,7 +258,7 @@ BUILD_JOBS ?= $(shell nproc)
 
 # Sub-makes keep the order deps -> build -> run even under make -j.
 demo:
-	$(Q)$(MAKE) --no-print-directory deps
+	$(Q)tools/install-deps.sh --build
 	$(Q)$(MAKE) --no-print-directory all
 	./bperf stat -- $(OUTPUT)/workloads/pagetouch 1000
 	./bperf stat -e task-clock,context-switches,page-faults -- $(OUTPUT)/workloads/pingpong 1000

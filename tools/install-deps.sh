@@ -6,7 +6,13 @@
 # --arch arm64) it adds dpkg's arm64 architecture and the bookworm-backports suite (its 6.12
 # kernel), so that apt can cross-build bperf and fetch the guest's Debian programs and kernels.
 # Idempotent, and quick when all is present: apt-get runs only if something is missing.
+#
+#	tools/install-deps.sh		everything make check uses (make deps)
+#	tools/install-deps.sh --build	what building and make demo need, no more (make demo)
 set -euo pipefail
+
+BUILD_ONLY=
+[ "${1:-}" = --build ] && BUILD_ONLY=1
 
 FOREIGN_ARCH=arm64
 BACKPORTS_LIST=/etc/apt/sources.list.d/bperf-bookworm-backports.sources
@@ -34,6 +40,13 @@ PACKAGES=(
 	systemd util-linux
 )
 LOCALES=(en_US.UTF-8 de_DE.UTF-8)
+# building bperf (its perf 6.1 tables come from linux-source-6.1) and running make demo
+BUILD_PACKAGES=(clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config make gcc g++
+	libc6-dev linux-source-6.1)
+if [ -n "$BUILD_ONLY" ]; then
+	PACKAGES=("${BUILD_PACKAGES[@]}")
+	LOCALES=()
+fi
 
 as_root() {
 	if [ "$(id -u)" -ne 0 ]; then
@@ -43,13 +56,14 @@ as_root() {
 }
 
 update_needed=
-if ! dpkg --print-foreign-architectures | grep -qx "$FOREIGN_ARCH"; then
+if [ -z "$BUILD_ONLY" ] && ! dpkg --print-foreign-architectures | grep -qx "$FOREIGN_ARCH"; then
 	as_root "adding the $FOREIGN_ARCH architecture"
 	echo "install-deps: dpkg --add-architecture $FOREIGN_ARCH"
 	dpkg --add-architecture "$FOREIGN_ARCH"
 	update_needed=1
 fi
-if ! apt-cache policy 2>/dev/null | grep -q ' bookworm-backports/main'; then
+if [ -z "$BUILD_ONLY" ] && ! apt-cache policy 2>/dev/null | grep -q ' bookworm-backports/main'
+then
 	as_root "adding bookworm-backports"
 	echo "install-deps: adding bookworm-backports ($BACKPORTS_LIST)"
 	cat >"$BACKPORTS_LIST" <<EOF
@@ -105,7 +119,7 @@ have_locale() {
 }
 
 missing_locales=()
-for loc in "${LOCALES[@]}"; do
+for loc in "${LOCALES[@]+"${LOCALES[@]}"}"; do
 	have_locale "$loc" || missing_locales+=("$loc")
 done
 
