@@ -142,6 +142,10 @@ for ev in page-faults context-switches; do
 		[[ $direct =~ ^[0-9]+$ ]] || { cat "$TMP/direct" >&2; fail "no direct $ev of $cg"; }
 		got=$(($(daemon_own "$TMP/after" "$ev" "/$cg") -
 		       $(daemon_own "$TMP/before" "$ev" "/$cg")))
+		# a count that differs: what the daemon said too (a cgroup whose bases could not be
+		# read is left out until they can, and so are its counts meanwhile)
+		[ "$got" = "$direct" ] || [ "$ev" = context-switches ] ||
+			tail -n 8 "$TMP/daemon.err" >&2
 		assert_count "$ev" "$direct" "$got" "$ev of $cg: the daemon's against direct -G"
 		n=$((n + direct))
 	done
