@@ -2,9 +2,7 @@
 #ifndef BPERF_CMD_DATA_H
 #define BPERF_CMD_DATA_H
 
-struct top_opts;
-
-/* bperf data {dump|csv|top}: reading `perf record` files (it prints no debug lines). */
-int cmd_data(int argc, const char **argv, const struct top_opts *top);
+/* bperf data {dump|csv|top}: reading `perf record` files. */
+int cmd_data(int argc, const char **argv);
 
 #endif

@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../cli.h"
 #include "../common.h"
 #include "../config.h"
 #include "../counters/attr_map.h"
@@ -286,10 +285,9 @@ static void daemon_stop(struct daemon *d)
 	free(d->cfg.allow_group);
 }
 
-int cmd_daemon(int argc, const char **argv, const struct top_opts *top)
+int cmd_daemon(int argc, const char **argv)
 {
-	/* --debug verbose=N before the command counts as N -v */
-	struct daemon_args a = { .verbose = top->verbose };
+	struct daemon_args a = { 0 };
 	const struct option options[] = {
 		{ OPT_CALLBACK, 'e', "event", NULL, "<event>",
 		  "events to count (default: daemon.events)", OPTF_NONEG, parse_event_arg, &a },

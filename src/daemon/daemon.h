@@ -33,7 +33,6 @@ struct daemon_config {
 	int verbose;
 };
 
-struct top_opts;
-int cmd_daemon(int argc, const char **argv, const struct top_opts *top);
+int cmd_daemon(int argc, const char **argv);
 
 #endif
