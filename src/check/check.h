@@ -8,6 +8,7 @@
 #ifndef BPERF_CHECK_CHECK_H
 #define BPERF_CHECK_CHECK_H
 
+#include <linux/types.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -47,6 +48,12 @@ struct check_ctx {
 	volatile sig_atomic_t *stop;	/* set by SIGINT, SIGTERM, SIGHUP: no more runs */
 	int verbose;
 };
+
+/*
+ * One event of this task's, user space only, with group read_format (check_counters.c): its fd,
+ * or -errno. The trial opens of counters and of what this user may count.
+ */
+int check_open_user_event(__u32 type, __u64 config, int group_fd);
 
 void check_add(struct check_report *r, const char *name, enum check_verdict v, const char *fmt,
 	       ...) __attribute__((format(printf, 4, 5)));

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statfs.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -21,17 +20,10 @@
 /* 0 if this task may count its own task-clock in user space, else -errno */
 static int try_own_count(void)
 {
-	struct perf_event_attr attr = {
-		.size = sizeof(attr),
-		.type = PERF_TYPE_SOFTWARE,
-		.config = PERF_COUNT_SW_TASK_CLOCK,
-		.exclude_kernel = 1,
-		.exclude_hv = 1,
-	};
-	int fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	int fd = check_open_user_event(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, -1);
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	close(fd);
 	return 0;
 }

@@ -13,15 +13,16 @@
 
 #include "check.h"
 #include "common.h"
+#include "stat/open_error.h"
 
 #define MAX_TRIAL 32
 #define BUSY_NS 10000000ULL
 
-static int open_event(__u64 config, int group_fd)
+int check_open_user_event(__u32 type, __u64 config, int group_fd)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
-		.type = PERF_TYPE_HARDWARE,
+		.type = type,
 		.config = config,
 		.exclude_kernel = 1,
 		.exclude_hv = 1,
@@ -48,7 +49,8 @@ static int open_group(__u64 config, int nr, long long extra, int *fds)
 	int n;
 
 	for (n = 0; n < nr + (extra >= 0); n++) {
-		fds[n] = open_event(n < nr ? config : (__u64)extra, n ? fds[0] : -1);
+		fds[n] = check_open_user_event(PERF_TYPE_HARDWARE, n < nr ? config : (__u64)extra,
+					       n ? fds[0] : -1);
 		if (fds[n] < 0)
 			return n ? n : fds[0];
 	}
@@ -93,14 +95,6 @@ static bool group_runs_fully(__u64 config, int nr)
 	return full;
 }
 
-static bool nmi_watchdog_on(void)
-{
-	char buf[16];
-
-	return !read_text_file("/proc/sys/kernel/nmi_watchdog", buf, sizeof(buf)) &&
-	       strcmp(buf, "0");
-}
-
 /* The free counters now: the largest group up to capacity that runs all the time. */
 static void check_free_counters(struct check_ctx *ctx, __u64 config, int capacity)
 {
@@ -115,19 +109,20 @@ static void check_free_counters(struct check_ctx *ctx, __u64 config, int capacit
 	else
 		check_add(&ctx->report, "counters-free", CHECK_WARN,
 			  "%d of %d free now: %s; the holders are listed below", nr, capacity,
-			  nmi_watchdog_on() ? "the NMI watchdog holds one" :
+			  nmi_watchdog_enabled() ? "the NMI watchdog holds one" :
 					      "others' events hold the rest");
 }
 
 void check_counters(struct check_ctx *ctx)
 {
 	struct check_report *r = &ctx->report;
-	int branches, insns, general, fd = open_event(PERF_COUNT_HW_INSTRUCTIONS, -1);
+	int branches, insns, general, fd;
 	__u64 general_config;
 
-	check_add(r, "nmi-watchdog", CHECK_INFO, "%s", nmi_watchdog_on() ?
+	check_add(r, "nmi-watchdog", CHECK_INFO, "%s", nmi_watchdog_enabled() ?
 		  "on: the kernel holds a cycles counter on each CPU where it uses the PMU" :
 		  "off");
+	fd = check_open_user_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, -1);
 	if (fd < 0) {
 		ctx->machine.counters = -1;
 		check_add(r, "counters", CHECK_SKIP, "instructions:u does not open (%s)",
