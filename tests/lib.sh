@@ -26,6 +26,19 @@ skip() {
 	exit 77
 }
 
+# wait_until CMD TIMEOUT: evaluates CMD (a command line, in this shell) every 0.05 s until it
+# succeeds; fails (status 1) when TIMEOUT seconds (a decimal) have passed without success. The
+# one polling loop of the tests: the kernel frees BPF objects, and processes start, out of step.
+wait_until() {
+	local cmd=$1 deadline
+
+	deadline=$(($(date +%s%N) + $(awk -v t="$2" 'BEGIN { printf "%d", t * 1e9 }')))
+	until eval "$cmd"; do
+		[ "$(date +%s%N)" -lt "$deadline" ] || return 1
+		sleep 0.05
+	done
+}
+
 # least_count CMD...: runs CMD, which prints one count, three times and prints the least. A
 # loaded machine now and then adds a page fault to a workload's run (a retried fault), never
 # takes one away. A reading that is not a count fails (exit 1: call it as x=$(...) || fail).

@@ -353,21 +353,32 @@ PYEOF
 	}
 }
 
+# plt_exact NAME: each entry's event of NAME has one line in perf's top, a sample for each call
+plt_exact() {
+	awk -F'|' -v n=$plt_calls '$3 != n { exit 1 }' "$tmp/$1.perf" &&
+		[ "$(grep -c . "$tmp/$1.perf")" -eq "$(grep -c . "$tmp/$1.entries")" ]
+}
+
 if [ -w "$uprobes" ]; then
-	record_plt plt_one -DONE
-	record_plt plt_lazy
-	record_plt plt_now -Wl,-z,now
-	record_plt plt_nopie -fno-pie -no-pie
-	record_plt plt_ibt -fcf-protection -Wl,-z,ibtplt
+	declare -A plt_flags=([plt_one]=-DONE [plt_lazy]="" [plt_now]="-Wl,-z,now"
+			      [plt_nopie]="-fno-pie -no-pie" [plt_ibt]="-fcf-protection -Wl,-z,ibtplt")
+	for name in plt_one plt_lazy plt_now plt_nopie plt_ibt; do
+		# shellcheck disable=SC2086 # the flags are words
+		record_plt "$name" ${plt_flags[$name]}
+	done
 	[ -n "$(section "$tmp/plt_ibt" .plt.sec)" ] || fail "plt_ibt: ld made no .plt.sec"
 	for name in plt_one plt_lazy plt_now plt_nopie; do
 		compare_top "$name" "\\|$name\\|"
-		# each entry's event: one line, a sample for each call
-		lines=$(grep -c . "$tmp/$name.perf")
-		if ! awk -F'|' -v n=$plt_calls '$3 != n { exit 1 }' "$tmp/$name.perf" ||
-		   [ "$lines" -ne "$(grep -c . "$tmp/$name.entries")" ]; then
-			fail "$name: not $plt_calls samples at each entry: $(cat "$tmp/$name.perf")"
+		# A loaded machine now and then counts a uprobe hit twice (CI: 5001 of 5000 once,
+		# in perf's report of perf's recording): one more recording then.
+		if ! plt_exact "$name"; then
+			echo "$name: $(paste -sd' ' "$tmp/$name.perf"); recording it again"
+			# shellcheck disable=SC2086
+			record_plt "$name" ${plt_flags[$name]}
+			compare_top "$name" "\\|$name\\|"
 		fi
+		plt_exact "$name" ||
+			fail "$name: not $plt_calls samples at each entry: $(cat "$tmp/$name.perf")"
 		sweep "$name"
 		echo "$name: every address of its code as perf script resolves it"
 	done

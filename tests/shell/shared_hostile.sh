@@ -40,19 +40,22 @@ background() {
 		"$W/sleeper" 600000 &
 	BG=$!
 	BG_PIDS+=("$BG")
-	for _ in $(seq 100); do
-		[ "$(bpftool -j map dump pinned "$SHARED_MAP" 2>/dev/null | jq length)" = 1 ] && return
-		sleep 0.02
-	done
-	fail "the session for $1 did not show up in the attr map"
+	wait_until one_live_entry 5 || fail "the session for $1 did not show up in the attr map:" \
+		"$(bpftool -j map dump pinned "$SHARED_MAP" 2>&1)"
+}
+
+# one_live_entry: the map holds one entry, and it names a link that exists
+one_live_entry() {
+	local link
+
+	[ "$(bpftool -j map dump pinned "$SHARED_MAP" 2>/dev/null | jq length)" = 1 ] || return 1
+	link=$(map_link_ids 2>/dev/null | head -n 1)
+	[ -n "$link" ] && bpftool link show id "$link" >/dev/null 2>&1
 }
 
 # stop_background: ends the background session's sleeper (SIGUSR1: exit 0), then the session.
 stop_background() {
-	for _ in $(seq 500); do
-		pkill -USR1 -P "$BG" -x sleeper && break
-		sleep 0.02
-	done
+	wait_until 'pkill -USR1 -P "$BG" -x sleeper' 10 || fail "no sleeper under session $BG"
 	wait "$BG" || fail "the background session failed"
 }
 
@@ -61,6 +64,7 @@ read_entry() {
 	KEY=$(bpftool -j map dump pinned "$SHARED_MAP" | jq -r '.[0].key | join(" ")')
 	VALUE=$(bpftool -j map dump pinned "$SHARED_MAP" | jq -r '.[0].value | join(" ")')
 	LINK=$(map_link_ids | head -n 1)
+	[ -n "$LINK" ] || fail "no link id in the attr map: $(bpftool -j map dump pinned "$SHARED_MAP")"
 }
 
 # le32 N: N as 4 little-endian bpftool bytes
