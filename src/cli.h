@@ -13,6 +13,7 @@ struct top_opts {
 	int verbose;		/* --debug verbose[=N]: as many -v, for every command */
 	bool trace_opens;	/* --debug perf-event-open: each attr and open, as at -vv */
 	bool no_pager;		/* --no-pager: bperf list prints as to a pipe */
+	bool build_options;	/* -vv: perf's `version --build-options` */
 };
 
 #define BPERF_VERSION "0.1.0"
@@ -22,10 +23,10 @@ struct top_opts {
 void print_main_usage(void);
 
 /* `bperf help [--all] [--man] [COMMAND]`: the command list, or bperf(1) through man(1). */
-int cmd_help(int argc, const char **argv);
+int cmd_help(int argc, const char **argv, const struct top_opts *top);
 
-/* `bperf version [--build-options]`; build_options: perf's -vv. */
-int cmd_version(int argc, const char **argv, bool build_options);
+/* `bperf version [--build-options]` (top->build_options: perf's -vv). */
+int cmd_version(int argc, const char **argv, const struct top_opts *top);
 
 /* perf's `--list-cmds`: every command on one line. */
 void print_command_names(void);

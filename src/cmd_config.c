@@ -106,7 +106,7 @@ static int run_args(struct config_cmd *c, int argc, const char **argv)
 	return 0;
 }
 
-int cmd_config(int argc, const char **argv)
+int cmd_config(int argc, const char **argv, const struct top_opts *top)
 {
 	struct config_cmd c = { 0 };
 	char *user_file = xasprintf("%s/.perfconfig", getenv("HOME") ?: "(null)");

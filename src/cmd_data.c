@@ -190,7 +190,7 @@ static int parse_args(struct data_cmd *cmd, int argc, const char **argv)
 	return 0;
 }
 
-int cmd_data(int argc, const char **argv)
+int cmd_data(int argc, const char **argv, const struct top_opts *top)
 {
 	struct data_cmd cmd = { .input = "perf.data", .outdir = ".", .out = stdout };
 	struct data_session s;

@@ -2,7 +2,9 @@
 #ifndef BPERF_CMD_DATA_H
 #define BPERF_CMD_DATA_H
 
-/* bperf data {dump|csv|top}: reading `perf record` files. */
-int cmd_data(int argc, const char **argv);
+struct top_opts;
+
+/* bperf data {dump|csv|top}: reading `perf record` files (it prints no debug lines). */
+int cmd_data(int argc, const char **argv, const struct top_opts *top);
 
 #endif

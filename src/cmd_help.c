@@ -115,7 +115,7 @@ static const char *const help_usage[] = {
 	NULL,
 };
 
-int cmd_help(int argc, const char **argv)
+int cmd_help(int argc, const char **argv, const struct top_opts *top)
 {
 	bool all = false, man = true;
 	const struct option options[] = {
@@ -160,8 +160,9 @@ static void print_build_options(void)
 	printf("%22s: [ %-3s ]  # %s\n", "libelf", "on", "bperf data's symbols");
 }
 
-int cmd_version(int argc, const char **argv, bool build_options)
+int cmd_version(int argc, const char **argv, const struct top_opts *top)
 {
+	bool build_options = top->build_options;
 	const struct option options[] = {
 		{ OPT_BOOLEAN, 0, "build-options", &build_options, NULL,
 		  "display the build options" },

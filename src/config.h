@@ -104,6 +104,8 @@ void stat_config_vars_read(struct stat_config_vars *vars);
 void stat_config_vars_free(struct stat_config_vars *vars);
 
 /* `bperf config ...`: returns the exit code. */
-int cmd_config(int argc, const char **argv);
+struct top_opts;
+/* `bperf config` (it prints no debug lines: top is for the command table) */
+int cmd_config(int argc, const char **argv, const struct top_opts *top);
 
 #endif

@@ -81,7 +81,7 @@ static void print_tracing_mount(void)
  * has no helper programs, HTML pages or build-id cache to point at). Returns how many argv
  * entries were options; *argv0 may be rewritten to the command they stand for.
  */
-static int handle_options(int argc, const char **argv, struct top_opts *top, bool *build_opts)
+static int handle_options(int argc, const char **argv, struct top_opts *top)
 {
 	int i;
 
@@ -100,7 +100,7 @@ static int handle_options(int argc, const char **argv, struct top_opts *top, boo
 		}
 		if (!strcmp(opt, "-vv")) {
 			argv[i] = "version";
-			*build_opts = true;
+			top->build_options = true;
 			break;
 		}
 		if (!strcmp(opt, "-p") || !strcmp(opt, "--paginate")) {
@@ -139,17 +139,33 @@ static int handle_options(int argc, const char **argv, struct top_opts *top, boo
 	return i;
 }
 
+/* The commands, as bpftool's table: each takes the options given before it. */
+struct command {
+	const char *name;
+	int (*run)(int argc, const char **argv, const struct top_opts *top);
+};
+
+static const struct command commands[] = {
+	{ "stat", cmd_stat },
+	{ "daemon", cmd_daemon },
+	{ "data", cmd_data },
+	{ "config", cmd_config },
+	{ "check", cmd_check },
+	{ "list", cmd_list },
+	{ "version", cmd_version },
+	{ "help", cmd_help },
+};
+
 int main(int argc, char **argv)
 {
 	struct top_opts top = { 0 };
-	bool build_opts = false;
 	const char **args = (const char **)argv + 1;
 	const char *cmd;
 	int n;
 
 	/* perf does this too: the locale decides grouping and the decimal point. */
 	setlocale(LC_ALL, "");
-	n = handle_options(argc - 1, args, &top, &build_opts);
+	n = handle_options(argc - 1, args, &top);
 	args += n;
 	argc -= n + 1;
 	if (!argc) {
@@ -165,22 +181,9 @@ int main(int argc, char **argv)
 		args[0] = "help";
 	}
 	cmd = args[0];
-	if (!strcmp(cmd, "stat"))
-		return cmd_stat(argc, args, &top);
-	if (!strcmp(cmd, "daemon"))
-		return cmd_daemon(argc, args);
-	if (!strcmp(cmd, "data"))
-		return cmd_data(argc, args);
-	if (!strcmp(cmd, "config"))
-		return cmd_config(argc, args);
-	if (!strcmp(cmd, "check"))
-		return cmd_check(argc, args, &top);
-	if (!strcmp(cmd, "list"))
-		return cmd_list(argc, args, &top);
-	if (!strcmp(cmd, "version"))
-		return cmd_version(argc, args, build_opts);
-	if (!strcmp(cmd, "help"))
-		return cmd_help(argc, args);
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(cmd, commands[i].name))
+			return commands[i].run(argc, args, &top);
 	pr_err("bperf: '%s' is not a bperf-command. See 'bperf --help'.", cmd);
 	return 1;
 }

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../cli.h"
 #include "../common.h"
 #include "../config.h"
 #include "../counters/attr_map.h"
@@ -285,9 +286,10 @@ static void daemon_stop(struct daemon *d)
 	free(d->cfg.allow_group);
 }
 
-int cmd_daemon(int argc, const char **argv)
+int cmd_daemon(int argc, const char **argv, const struct top_opts *top)
 {
-	struct daemon_args a = { 0 };
+	/* --debug verbose=N before the command counts as N -v */
+	struct daemon_args a = { .verbose = top->verbose };
 	const struct option options[] = {
 		{ OPT_CALLBACK, 'e', "event", NULL, "<event>",
 		  "events to count (default: daemon.events)", OPTF_NONEG, parse_event_arg, &a },

@@ -33,6 +33,7 @@ struct daemon_config {
 	int verbose;
 };
 
-int cmd_daemon(int argc, const char **argv);
+struct top_opts;
+int cmd_daemon(int argc, const char **argv, const struct top_opts *top);
 
 #endif
