@@ -163,9 +163,16 @@ fuzz: $(BPERF) $(TOOL_BINS) $(FUZZ_BINS)
 		FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $$t || exit; \
 	done
 
-$(BPERF): $(OBJS) | libbpf-check
+$(BPERF): $(OBJS) $(OUTPUT)/includes.ok | libbpf-check
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(OBJS) $(BPERF_LIBS)
+
+# the include direction of src/ (tools/check-includes, drawn in src/README.md)
+$(OUTPUT)/includes.ok: tools/check-includes $(SRCS) $(wildcard src/*.h src/*/*.h)
+	$(call msg,CHECK,includes)
+	$(Q)mkdir -p $(@D)
+	$(Q)tools/check-includes
+	$(Q)touch $@
 
 $(OUTPUT)/src/%.o: src/%.c | $(SKELS) libbpf-check
 	$(call msg,CC,$@)

@@ -6,15 +6,7 @@
 #ifndef BPERF_CLI_H
 #define BPERF_CLI_H
 
-#include <stdbool.h>
-
-/* What perf's options before the command set, passed to the commands that use it. */
-struct top_opts {
-	int verbose;		/* --debug verbose[=N]: as many -v, for every command */
-	bool trace_opens;	/* --debug perf-event-open: each attr and open, as at -vv */
-	bool no_pager;		/* --no-pager: bperf list prints as to a pipe */
-	bool build_options;	/* -vv: perf's `version --build-options` */
-};
+#include "util/top_opts.h"
 
 #define BPERF_VERSION "0.1.0"
 #define BPERF_USAGE_STRING "bperf [--version] [--help] [OPTIONS] COMMAND [ARGS]"

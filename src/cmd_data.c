@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "common.h"
+#include "util/common.h"
 #include "data/dump.h"
 #include "data/hists.h"
 #include "data/session.h"

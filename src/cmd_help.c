@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "common.h"
+#include "util/common.h"
 #include "util/parse_options.h"
 
 struct command_help {

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "util/common.h"
 
 /* perf's limits: a full variable name and a value, terminating NUL included */
 #define CONFIG_NAME_MAX 256

@@ -8,7 +8,7 @@
 #include "cli.h"
 #include "check/cmd_check.h"
 #include "cmd_data.h"
-#include "common.h"
+#include "util/common.h"
 #include "config.h"
 #include "daemon/daemon.h"
 #include "events/evlist.h"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util/common.h"
 #include "daemon/exposition.h"
 #include "daemon/http_gzip.h"
 

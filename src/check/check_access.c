@@ -10,12 +10,12 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "common.h"
+#include "util/common.h"
 #include "counters/daemon_client.h"
 #include "counters/kernel_features.h"
 #include "counters/privileges.h"
-#include "daemon/daemon.h"
-#include "stat/open_error.h"
+#include "counters/daemon_proto.h"
+#include "counters/open_error.h"
 
 /* 0 if this task may count its own task-clock in user space, else -errno */
 static int try_own_count(void)

@@ -12,8 +12,9 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "common.h"
-#include "stat/open_error.h"
+#include "util/common.h"
+#include "util/proc.h"
+#include "counters/open_error.h"
 
 #define MAX_TRIAL 32
 #define BUSY_NS 10000000ULL

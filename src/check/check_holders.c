@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "common.h"
+#include "util/common.h"
 #include "counters/leader_list.h"
 #include "events/evlist.h"
 #include "bpf/perf_holders.h"

@@ -11,7 +11,7 @@
 
 #include "check.h"
 #include "check_run.h"
-#include "common.h"
+#include "util/common.h"
 
 /* insnloop's rounds (6 instructions each on x86-64 and arm64) and the most sessions tried */
 #define INSNLOOP_ROUNDS "1000000"

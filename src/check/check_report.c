@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "common.h"
+#include "util/common.h"
 
 static const char *const verdict_names[] = {
 	[CHECK_INFO] = "info", [CHECK_OK] = "ok", [CHECK_SKIP] = "skip",

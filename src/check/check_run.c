@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "util/common.h"
 
 int stat_child_start(struct stat_child *c, const char *self, const char *dir, const char *name,
 		     const char *map, const char *const *args)

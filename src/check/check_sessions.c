@@ -14,7 +14,7 @@
 
 #include "check.h"
 #include "check_run.h"
-#include "common.h"
+#include "util/common.h"
 
 #define MAX_SESSIONS 16
 #define MIN_INTERVAL_MS 200

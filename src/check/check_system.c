@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "common.h"
+#include "util/common.h"
 #include "events/pmu_tables.h"
 
 #define PMU_DEVICES "/sys/bus/event_source/devices"

@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "cli.h"
-#include "common.h"
+#include "util/top_opts.h"
+#include "util/common.h"
 #include "counters/attr_map.h"
 #include "util/parse_options.h"
 

@@ -15,7 +15,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "privileges.h"
 #include "sync_lock.h"
 

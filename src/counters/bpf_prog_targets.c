@@ -11,7 +11,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "prog_profiler.h"
 
 int bpf_prog_ids_parse(const char *list, __u32 **ids, int *nr)

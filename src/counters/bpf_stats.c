@@ -14,7 +14,7 @@
 
 #include <bpf/bpf.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "bpf_prog_targets.h"
 #include "counter.h"
 
@@ -119,6 +119,7 @@ static void stats_close(struct counter *c)
 
 const struct counter_ops bpf_stats_counter_ops = {
 	.name = "kernel BPF statistics",
+	.per_program = true,
 	.open_cpu = stats_open_cpu,
 	.enable = stats_enable,
 	.disable = stats_disable,

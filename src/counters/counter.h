@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "../events/evlist.h"
-#include "../stat/target.h"
+#include "../util/target.h"
 
 struct raw_count {
 	__u64 val;
@@ -46,6 +46,11 @@ struct open_ctx {
 
 struct counter_ops {
 	const char *name;
+	/* What the session may rely on, without asking which backend it has: */
+	bool per_program;	/* counts[] per (CPU, target program) of -b, not per thread */
+	bool user_fallback;	/* perf events of this user: perf's ":u" retry of a refusal */
+	bool needs_bpf_caps;	/* CAP_SYS_ADMIN; without it the daemon (backend.h: no_caps) */
+	bool weak_groups;	/* a refused weak group member dissolves its group */
 	/*
 	 * Opens on cpu index cpu_idx of the target (every thread). Returns 0, the kernel's
 	 * -errno (the session reports it as perf does), or -ECANCELED when the backend has

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The daemon backend: a user without the capabilities shared counters need counts them through
- * bperf daemon's Unix socket (src/daemon/proto.h). One counter is one daemon session (one slot
+ * bperf daemon's Unix socket (daemon_proto.h). One counter is one daemon session (one slot
  * the daemon holds in the leader of the event); targets are named by pidfds, so the daemon knows
  * which processes are meant whatever pid namespace the session runs in.
  */
 #include "daemon_client.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -17,10 +16,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "../common.h"
-#include "../daemon/daemon.h"
-#include "../daemon/proto.h"
-#include "../stat/open_error.h"
+#include "../util/common.h"
+#include "daemon_proto.h"
+#include "open_error.h"
 #include "counter.h"
 
 #ifndef PIDFD_THREAD
@@ -32,7 +30,7 @@
 
 struct daemon_conn {
 	int fd;
-	pid_t workload;		/* killed with the session when the daemon is lost */
+	bool gone;		/* the daemon hung up: every request fails */
 	struct bperf_reply *reply;	/* room for BPERF_PROTO_MAX_CPUS values */
 };
 
@@ -48,23 +46,30 @@ static size_t reply_size(__u32 nr_values)
 	return sizeof(struct bperf_reply) + nr_values * sizeof(struct bpf_perf_event_value);
 }
 
-/* The daemon's slots, and with them the counts, are gone: nothing sensible is left to print. */
-static void __attribute__((noreturn)) lost(struct daemon_conn *d)
+/*
+ * The daemon's slots, and with them the counts, are gone: said once, and -ECANCELED, on which
+ * the session ends the run (counter.h).
+ */
+static int lost(struct daemon_conn *d)
 {
-	pr_err("bperf: lost the connection to the bperf daemon");
-	if (d->workload > 0)
-		kill(d->workload, SIGKILL);
-	exit(EXIT_FATAL);
+	if (!d->gone)
+		pr_err("bperf: lost the connection to the bperf daemon");
+	d->gone = true;
+	return -ECANCELED;
 }
 
 /*
- * One request and its reply (into d->reply); the reply's err, or -EPIPE when the daemon is
- * gone (then, if fatal, the session ends here).
+ * One request and its reply (into d->reply); the reply's err, or when the daemon is gone
+ * -ECANCELED if fatal (lost()), else -EPIPE.
  */
 static int request(struct daemon_conn *d, const struct bperf_req *req, const int *fds, int nr_fds,
 		   bool fatal)
 {
-	ssize_t n = proto_send(d->fd, req, sizeof(*req), fds, nr_fds);
+	ssize_t n;
+
+	if (d->gone)
+		return fatal ? -ECANCELED : -EPIPE;
+	n = proto_send(d->fd, req, sizeof(*req), fds, nr_fds);
 
 	/* a daemon that refused the connection at once left its reason before hanging up */
 	if (n == (ssize_t)sizeof(*req) || (n < 0 && errno == EPIPE)) {
@@ -77,9 +82,7 @@ static int request(struct daemon_conn *d, const struct bperf_req *req, const int
 		    (size_t)n >= reply_size(d->reply->nr_values))
 			return d->reply->err;
 	}
-	if (fatal)
-		lost(d);
-	return -EPIPE;
+	return fatal ? lost(d) : -EPIPE;
 }
 
 /*
@@ -374,8 +377,6 @@ static int daemon_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 		describe(&req, t, what, sizeof(what));
 		return refused(c, &req, what, err);
 	}
-	if (req.target == TGT_WORKLOAD)
-		d->workload = t->threads.tids[0];
 	p = xzalloc(sizeof(*p));
 	p->conn = d;
 	p->session = d->reply->session;
@@ -449,6 +450,7 @@ static void daemon_close(struct counter *c)
 
 const struct counter_ops daemon_counter_ops = {
 	.name = "daemon",
+	.user_fallback = true,
 	.open_cpu = daemon_open_cpu,
 	.enable = daemon_enable,
 	.disable = daemon_disable,

@@ -10,8 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../common.h"
-#include "../stat/pmu_merge.h"
+#include "../util/common.h"
 
 struct direct_priv {
 	int *fds;	/* [cpu_idx * nr_threads + thread_idx], -1 when not open */
@@ -283,6 +282,8 @@ static void direct_close(struct counter *c)
 
 const struct counter_ops direct_counter_ops = {
 	.name = "direct",
+	.user_fallback = true,
+	.weak_groups = true,
 	.open_cpu = direct_open_cpu,
 	.enable = direct_enable,
 	.disable = direct_disable,

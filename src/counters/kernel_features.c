@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 
 static bool has_helper(enum bpf_prog_type type, enum bpf_func_id helper)
 {

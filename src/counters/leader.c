@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "leader.skel.h"
 #include "leader_internal.h"
 #include "leader_maps.h"

@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "leader_cgroups.h"
 #include "leader_maps.h"
 

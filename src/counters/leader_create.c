@@ -19,8 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../common.h"
-#include "../stat/target.h"
+#include "../util/common.h"
+#include "../util/target.h"
 #include "kernel_features.h"
 #include "leader.skel.h"
 #include "leader_internal.h"
@@ -322,22 +322,14 @@ static int load_skeleton(struct leader_bpf *skel, int nr, int verbose)
 	return err;
 }
 
-static int create_leader(struct leader_handle *h, const struct perf_event_attr *key,
-			 const struct perf_event_attr *attrs, int nr, int verbose)
+/* The skeleton's read-only settings and which programs load, before its load. */
+static void configure_skeleton(struct leader_bpf *skel, const struct perf_event_attr *key,
+			       const struct perf_event_attr *attrs, int nr, int nr_cpus)
 {
-	struct bpf_program *progs[LEADER_EXIT_LINK];
-	struct bpf_link *links[LEADER_EXIT_LINK] = { 0 };
-	struct leader_state st = { .abi_version = LEADER_ABI_VERSION };
-	int nr_cpus = libbpf_num_possible_cpus();
-	struct leader_bpf *skel;
 	const struct kernel_features *kf = kernel_features();
-	int i, err, templates[6];
-	enum exit_hook hook;
 	bool exit_probe;
+	int i;
 
-	skel = leader_bpf__open();
-	if (!skel)
-		return -errno ? -errno : -ENOMEM;
 	bpf_map__set_max_entries(skel->maps.events, nr_cpus * nr);
 	bpf_map__set_max_entries(skel->maps.prev_readings, nr);
 	skel->rodata->nr_members = nr;
@@ -352,33 +344,14 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	exit_probe = !kf->exit_tp_at_perf_exit && kf->kprobes;
 	bpf_program__set_autoload(skel->progs.on_process_exit, !exit_probe);
 	bpf_program__set_autoload(skel->progs.on_exit_task, exit_probe);
-	err = set_templates(skel, nr, templates);
-	if (!err)
-		err = load_skeleton(skel, nr, verbose);
-	close_templates(templates);
-	if (err)
-		goto out;
-	progs[0] = skel->progs.on_switch;
-	progs[1] = skel->progs.on_exec;
-	progs[2] = skel->progs.on_newtask;
-	progs[3] = skel->progs.on_cgroup_move;
-	for (i = 0; i < LEADER_EXIT_LINK; i++) {
-		links[i] = bpf_program__attach(progs[i]);
-		if (!links[i]) {
-			err = -errno;
-			goto out;
-		}
-	}
-	/* a kernel that refuses the probe counts as one without kprobes */
-	h->link_fds[LEADER_EXIT_LINK] = attach_exit_program(skel, &hook);
-	pr_debug(verbose, 1, "bperf: exiting tasks stop counting at %s", exit_hook_name(hook));
-	if (h->link_fds[LEADER_EXIT_LINK] >= 0)
-		st.exit_link_id = leader_link_id_of(h->link_fds[LEADER_EXIT_LINK]);
-	st.nr_members = nr;
-	st.nr_cpus = nr_cpus;
-	st.exec_link_id = leader_link_id_of(bpf_link__fd(links[1]));
-	st.newtask_link_id = leader_link_id_of(bpf_link__fd(links[2]));
-	st.cgroup_link_id = leader_link_id_of(bpf_link__fd(links[3]));
+}
+
+/* The handle's own fds of the skeleton's maps, program and links: 0 or the first error. */
+static int dup_skeleton_fds(struct leader_handle *h, struct leader_bpf *skel,
+			    struct bpf_link *const *links)
+{
+	int i, err;
+
 	err = dup_fd(bpf_map__fd(skel->maps.leader_state), &h->state_fd, 0);
 	err = dup_fd(bpf_map__fd(skel->maps.sessions), &h->sessions_fd, err);
 	err = dup_fd(bpf_map__fd(skel->maps.accum), &h->accum_fd, err);
@@ -393,6 +366,60 @@ static int create_leader(struct leader_handle *h, const struct perf_event_attr *
 	err = dup_fd(bpf_program__fd(skel->progs.on_switch), &h->prog_fd, err);
 	for (i = 0; i < LEADER_EXIT_LINK; i++)
 		err = dup_fd(bpf_link__fd(links[i]), &h->link_fds[i], err);
+	return err;
+}
+
+/* The programs attached (their links into links[]), the exit program's fd in h: 0 or -errno. */
+static int attach_programs(struct leader_handle *h, struct leader_bpf *skel,
+			   struct bpf_link **links, int verbose)
+{
+	struct bpf_program *progs[LEADER_EXIT_LINK] = {
+		skel->progs.on_switch, skel->progs.on_exec, skel->progs.on_newtask,
+		skel->progs.on_cgroup_move,
+	};
+	enum exit_hook hook;
+	int i;
+
+	for (i = 0; i < LEADER_EXIT_LINK; i++) {
+		links[i] = bpf_program__attach(progs[i]);
+		if (!links[i])
+			return -errno;
+	}
+	/* a kernel that refuses the probe counts as one without kprobes */
+	h->link_fds[LEADER_EXIT_LINK] = attach_exit_program(skel, &hook);
+	pr_debug(verbose, 1, "bperf: exiting tasks stop counting at %s", exit_hook_name(hook));
+	return 0;
+}
+
+static int create_leader(struct leader_handle *h, const struct perf_event_attr *key,
+			 const struct perf_event_attr *attrs, int nr, int verbose)
+{
+	struct bpf_link *links[LEADER_EXIT_LINK] = { 0 };
+	struct leader_state st = { .abi_version = LEADER_ABI_VERSION };
+	int nr_cpus = libbpf_num_possible_cpus();
+	struct leader_bpf *skel;
+	int i, err, templates[6];
+
+	skel = leader_bpf__open();
+	if (!skel)
+		return -errno ? -errno : -ENOMEM;
+	configure_skeleton(skel, key, attrs, nr, nr_cpus);
+	err = set_templates(skel, nr, templates);
+	if (!err)
+		err = load_skeleton(skel, nr, verbose);
+	close_templates(templates);
+	if (!err)
+		err = attach_programs(h, skel, links, verbose);
+	if (err)
+		goto out;
+	if (h->link_fds[LEADER_EXIT_LINK] >= 0)
+		st.exit_link_id = leader_link_id_of(h->link_fds[LEADER_EXIT_LINK]);
+	st.nr_members = nr;
+	st.nr_cpus = nr_cpus;
+	st.exec_link_id = leader_link_id_of(bpf_link__fd(links[1]));
+	st.newtask_link_id = leader_link_id_of(bpf_link__fd(links[2]));
+	st.cgroup_link_id = leader_link_id_of(bpf_link__fd(links[3]));
+	err = dup_skeleton_fds(h, skel, links);
 	if (!err)
 		err = leader_write_state(h, &st);
 	if (!err)

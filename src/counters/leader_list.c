@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "attr_map.h"
 #include "leader_internal.h"
 

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "leader.h"
 #include "leader_cgroups.h"
 #include "leader_maps.h"

@@ -8,7 +8,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 
 struct effective_caps {
 	bool known;	/* capget() answered */

@@ -20,7 +20,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "counter.h"
 #include "prog_profiler.skel.h"
 #include "bpf/prog_profiler.h"
@@ -303,6 +303,7 @@ static void profiler_close(struct counter *c)
 
 const struct counter_ops prog_profiler_counter_ops = {
 	.name = "bpf-prog profiler",
+	.per_program = true,
 	.open_cpu = profiler_open_cpu,
 	.enable = profiler_enable,
 	.disable = profiler_disable,

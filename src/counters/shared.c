@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "counter.h"
 #include "leader.h"
 #include "leader_cgroups.h"
@@ -329,6 +329,7 @@ out:
 
 const struct counter_ops shared_counter_ops = {
 	.name = "shared",
+	.needs_bpf_caps = true,
 	.open_cpu = shared_open_cpu,
 	.enable = shared_enable,
 	.disable = shared_disable,

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "leader_cgroups.h"
 #include "shared_join.h"
 #include "sync_lock.h"

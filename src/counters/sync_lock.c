@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "sync_lock.h"
 
 /* "PATH_lock" for the attr map PATH (bpffs refuses names with dots) */

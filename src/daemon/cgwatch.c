@@ -17,7 +17,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "../events/cgroup.h"
 #include "cgwatch.h"
 

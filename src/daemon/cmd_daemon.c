@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../cli.h"
-#include "../common.h"
+#include "../util/top_opts.h"
+#include "../util/common.h"
 #include "../config.h"
 #include "../counters/attr_map.h"
 #include "../util/parse_options.h"

@@ -9,12 +9,11 @@
 
 #include <stdbool.h>
 
+#include "../counters/daemon_proto.h"
+
 /* Default --listen port, in Prometheus's exporter range (9100-9999); see man/bperf.1 */
 #define BPERF_DAEMON_PORT 9942
 #define BPERF_DAEMON_LISTEN "127.0.0.1:9942"
-#define BPERF_DAEMON_SOCKET "/run/bperf/daemon.sock"
-/* environment override of the socket path for clients (tests) */
-#define BPERF_DAEMON_SOCKET_ENV "BPERF_DAEMON_SOCKET"
 #define BPERF_DAEMON_MAX_SESSIONS_PER_USER 8
 /* CPU x cgroup series by default at most (daemon.max-cgroup-cpu-series; see man page) */
 #define BPERF_DAEMON_MAX_CGROUP_CPU_SERIES 100000

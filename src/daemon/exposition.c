@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "exposition.h"
 
 /* ---- Accept negotiation ---------------------------------------------------------------- */

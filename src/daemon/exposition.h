@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../data/byte_buf.h"
+#include "../util/byte_buf.h"
 #include "snapshot.h"
 
 #define CONTENT_TYPE_TEXT "text/plain; version=0.0.4; charset=utf-8"

@@ -21,7 +21,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "http_internal.h"
 #include "log_limit.h"
 

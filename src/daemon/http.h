@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "../data/byte_buf.h"
+#include "../util/byte_buf.h"
 #include "loop.h"
 
 struct http_server;

@@ -14,7 +14,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "exposition.h"
 #include "http_gzip.h"
 #include "http_internal.h"

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "../data/byte_buf.h"
+#include "../util/byte_buf.h"
 
 /* Whether an Accept-Encoding value (NULL: no header) takes gzip: gzip, x-gzip or *, q > 0. */
 bool accept_encoding_gzip(const char *value);

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
 
 #define NS_PER_S 1000000000ULL
 

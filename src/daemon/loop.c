@@ -7,7 +7,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "log_limit.h"
 #include "loop.h"
 

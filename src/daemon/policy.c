@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 
 #define PMU_DEVICES "/sys/bus/event_source/devices"
 

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "proto.h"
+#include "../counters/daemon_proto.h"
 
 /*
  * Decodes one message of len bytes (msg holds at least 4) into req. 0; -EPROTONOSUPPORT, a

@@ -5,13 +5,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "../counters/counter.h"
 #include "../counters/leader_cgroups.h"
 #include "../counters/leader_info.h"
 #include "../counters/shared_join.h"
 #include "../events/evlist.h"
-#include "../stat/target.h"
+#include "../util/target.h"
 #include "exposition.h"
 #include "registry_internal.h"
 

@@ -13,7 +13,7 @@
 #include <linux/types.h>
 #include <stdbool.h>
 
-#include "../data/byte_buf.h"
+#include "../util/byte_buf.h"
 #include "daemon.h"
 #include "snapshot.h"
 

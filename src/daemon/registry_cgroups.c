@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "../counters/leader_cgroups.h"
 #include "../counters/leader_info.h"
 #include "registry_internal.h"

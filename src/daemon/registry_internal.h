@@ -10,7 +10,7 @@
 #define BPERF_DAEMON_REGISTRY_INTERNAL_H
 
 #include "../counters/leader.h"
-#include "../stat/target.h"
+#include "../util/target.h"
 #include "registry.h"
 
 /*

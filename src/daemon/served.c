@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "../counters/leader_info.h"
 #include "../counters/shared_join.h"
 #include "served_load.h"

@@ -11,7 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 
 struct served_load {
 	struct perf_event_attr attr;

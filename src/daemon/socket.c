@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The daemon's Unix socket for unprivileged bperf stat sessions (socket.h): connections, their
- * credentials and limits, and the messages of proto.h. Every check runs before anything is
+ * credentials and limits, and the messages of daemon_proto.h. Every check runs before anything is
  * claimed, so a refused request leaves nothing registered; a client's end (EOF, a crash)
  * releases its slots at once.
  */
@@ -24,7 +24,7 @@
 #define SO_PEERPIDFD 77
 #endif
 
-#include "../common.h"
+#include "../util/common.h"
 #include "../counters/attr_map.h"
 #include "log_limit.h"
 #include "proto_decode.h"

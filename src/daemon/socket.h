@@ -2,7 +2,7 @@
 /*
  * The daemon's Unix socket for bperf stat sessions without the capabilities shared counters
  * need: the daemon checks each peer's credentials and counts for it only what perf would let
- * that user count (proto.h has the messages).
+ * that user count (counters/daemon_proto.h has the messages).
  */
 #ifndef BPERF_DAEMON_SOCKET_H
 #define BPERF_DAEMON_SOCKET_H

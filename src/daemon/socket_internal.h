@@ -9,7 +9,7 @@
 #include "../counters/leader.h"
 #include "loop.h"
 #include "policy.h"
-#include "proto.h"
+#include "../counters/daemon_proto.h"
 #include "served.h"
 #include "socket.h"
 #include "uid_bucket.h"

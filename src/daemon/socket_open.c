@@ -11,8 +11,8 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
-#include "../common.h"
-#include "../stat/open_error.h"
+#include "../util/common.h"
+#include "../counters/open_error.h"
 #include "log_limit.h"
 #include "socket_internal.h"
 #include "socket_target.h"

@@ -13,7 +13,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "socket_internal.h"
 
 /* READ: thread targets get one sum, CPU targets a value per possible CPU (theirs, else 0). */

@@ -2,7 +2,6 @@
 /* The targets of a client's OPEN (socket_target.h). */
 #include "socket_target.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
@@ -14,7 +13,9 @@
 #include <linux/magic.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
+#include "../util/proc.h"
+#include "../util/target.h"
 #include "../events/cgroup.h"
 
 pid_t pidfd_pid(int fd)
@@ -48,54 +49,32 @@ bool pidfd_alive(int fd)
 	return poll(&pfd, 1, 0) == 0;
 }
 
+struct thread_list {
+	pid_t *tids;
+	int *nr;
+};
+
+static int append_thread(pid_t tid, void *ctx)
+{
+	struct thread_list *l = ctx;
+
+	if (*l->nr >= MAX_THREADS_PER_OPEN)
+		return -E2BIG;
+	l->tids[(*l->nr)++] = tid;
+	return 0;
+}
+
 /* Appends every thread of process pid; -ESRCH when it has none, -E2BIG past the limit. */
 static int add_threads(pid_t pid, pid_t *tids, int *nr)
 {
-	char path[64];
-	struct dirent *d;
-	DIR *dir;
-	int err = -ESRCH;
+	struct thread_list l = { tids, nr };
 
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	dir = opendir(path);
-	if (!dir)
-		return -ESRCH;
-	while ((d = readdir(dir))) {
-		long tid = strtol(d->d_name, NULL, 10);
-
-		if (tid <= 0)
-			continue;
-		if (*nr >= MAX_THREADS_PER_OPEN) {
-			err = -E2BIG;
-			break;
-		}
-		tids[(*nr)++] = (pid_t)tid;
-		err = 0;
-	}
-	closedir(dir);
-	return err;
+	return proc_for_each_thread(pid, append_thread, &l);
 }
 
 static int online_cpus(int *cpus, int max)
 {
-	char buf[4096], *p;
-	int nr = 0;
-
-	if (read_text_file("/sys/devices/system/cpu/online", buf, sizeof(buf)))
-		return -errno;
-	for (p = buf; *p && nr < max;) {
-		long a = strtol(p, &p, 10), b = a;
-
-		if (*p == '-')
-			b = strtol(p + 1, &p, 10);
-		for (; a <= b && nr < max; a++)
-			cpus[nr++] = (int)a;
-		if (*p == ',')
-			p++;
-		else
-			break;
-	}
-	return nr;
+	return cpu_list_read_ids("/sys/devices/system/cpu/online", cpus, max);
 }
 
 

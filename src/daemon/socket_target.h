@@ -11,7 +11,7 @@
 #include <linux/types.h>
 
 #include "policy.h"
-#include "proto.h"
+#include "../counters/daemon_proto.h"
 
 #define MAX_THREADS_PER_OPEN 1024
 

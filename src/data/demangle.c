@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "dso.h"
 
 typedef char *(*cxa_demangle_fn)(const char *mangled, char *buf, size_t *len, int *status);

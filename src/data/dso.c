@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
 
 void data_dsos_init(struct data_dsos *d)
 {

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "dso.h"
 
 /* The GNU build id note of an open ELF file: its size, 0 if it has none. */

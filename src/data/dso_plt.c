@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "dso.h"
 
 Elf_Scn *dso_elf_section(Elf *elf, const char *name, GElf_Shdr *shdr, size_t *idx)

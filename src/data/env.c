@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
+#include "../util/target.h"
 
 static int read_cmdline(struct perf_data_reader *r, struct data_env *env)
 {
@@ -156,20 +157,13 @@ static int read_cpu_topology(struct perf_data_reader *r, struct data_env *env)
 
 static void mark_node_cpus(struct data_env *env, const char *list, int node)
 {
-	const char *p = list;
+	struct cpu_map map;
 
-	while (*p >= '0' && *p <= '9') {
-		char *end;
-		long a = strtol(p, &end, 10), b = a;
-
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		for (; a <= b && a < env->nr_cpus_avail; a++)
-			env->node_id[a] = node;
-		if (*end != ',')
-			break;
-		p = end + 1;
-	}
+	if (cpu_map_parse(&map, list))
+		return;
+	for (int i = 0; i < map.nr && map.cpus[i] < env->nr_cpus_avail; i++)
+		env->node_id[map.cpus[i]] = node;
+	cpu_map_free(&map);
 }
 
 static int read_numa_topology(struct perf_data_reader *r, struct data_env *env)

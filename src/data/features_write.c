@@ -10,7 +10,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
+#include "../util/target.h"
 #include "swap.h"
 #include "writer.h"
 
@@ -80,43 +81,22 @@ static int read_int_file(const char *path, int dflt)
 /* Highest CPU number in a sysfs list such as "0-3,7", plus one. */
 static int cpu_list_end(const char *path)
 {
-	char buf[4096], *p;
-	int end = 0;
+	struct cpu_map map;
+	int end;
 
-	if (read_text_file(path, buf, sizeof(buf)))
+	if (cpu_map_read(&map, path))
 		return 0;
-	for (p = buf; *p;) {
-		int v = (int)strtol(p, &p, 10);
-
-		if (v + 1 > end)
-			end = v + 1;
-		if (*p)
-			p++;
-	}
+	end = map.cpus[map.nr - 1] + 1;
+	cpu_map_free(&map);
 	return end;
 }
 
 /* The ids listed in a sysfs "online" file ("0-1,3" style), at most max of them. */
 static int read_online_list(const char *path, int *ids, int max)
 {
-	char buf[4096], *p = buf;
-	int nr = 0;
+	int nr = cpu_list_read_ids(path, ids, max);
 
-	if (read_text_file(path, buf, sizeof(buf)))
-		return 0;
-	while (*p && nr < max) {
-		int a = (int)strtol(p, &p, 10), b = a;
-
-		if (*p == '-')
-			b = (int)strtol(p + 1, &p, 10);
-		for (; a <= b && nr < max; a++)
-			ids[nr++] = a;
-		if (*p == ',')
-			p++;
-		else
-			break;
-	}
-	return nr;
+	return nr > 0 ? nr : 0;
 }
 
 static int online_cpus(int *cpus, int max)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
 
 void data_hists_init(struct data_hists *h, int nr_attrs)
 {

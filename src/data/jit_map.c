@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "dso.h"
 
 /* Parses "START SIZE name" (line without its last character); false for a line perf skips. */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "dso.h"
 
 /* perf keeps text, weak, data and bss symbols: each ends where the next begins */

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "sample.h"
 
 #define PID_HASH_SIZE 4096

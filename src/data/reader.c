@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "swap.h"
 
 /* Twice the largest record, so that any record fits in one window. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
 
 /* perf_event_attr's first published size (PERF_ATTR_SIZE_VER0) */
 #define ATTR_SIZE_VER0 64

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "../common.h"
+#include "../util/common.h"
 
 static const char *const record_names[REC_TYPE_MAX] = {
 	[1] = "MMAP", [2] = "LOST", [3] = "COMM", [4] = "EXIT", [5] = "THROTTLE",

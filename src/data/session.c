@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "../events/evlist.h"
 
 /* Messages about single bad records stop after this many; the count is kept. */

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "swap.h"
 
 #define MAX_RECORD_SIZE 0xffff

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "byte_buf.h"
+#include "../util/byte_buf.h"
 #include "perf_file.h"
 
 /* One event as the file describes it. */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util/common.h"
 #include "events/evlist.h"
 
 static struct evsel *append_synthetic(struct evlist *evlist, char *name)

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 
 /* True when word is one of the comma-separated items of list. */
 static bool list_has_item(const char *list, const char *word)

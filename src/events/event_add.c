@@ -11,7 +11,7 @@
 
 #include <linux/hw_breakpoint.h>
 
-#include "common.h"
+#include "util/common.h"
 #include "events/parse_internal.h"
 #include "events/pmu.h"
 

@@ -6,10 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util/common.h"
 #include "events/parse_internal.h"
 #include "events/cgroup.h"
 #include "events/pmu.h"
+#include "util/target.h"
 
 int parse_event_string(struct parse_state *st, const char *str);
 
@@ -240,4 +241,21 @@ bool evlist_needs_system_wide(const struct evlist *evlist)
 			return false;
 	}
 	return evlist->nr > 0;
+}
+
+bool evsel_has_own_cpus(const struct evsel *e)
+{
+	return (e->hybrid || e->requires_cpu) && e->cpumask;
+}
+
+bool evsel_counts_on_cpu(const struct evsel *e, int cpu)
+{
+	struct cpu_map pmu_cpus;
+	bool found;
+
+	if (!evsel_has_own_cpus(e) || cpu < 0 || cpu_map_parse(&pmu_cpus, e->cpumask))
+		return true;
+	found = cpu_map_has(&pmu_cpus, cpu);
+	cpu_map_free(&pmu_cpus);
+	return found;
 }

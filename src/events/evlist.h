@@ -165,6 +165,12 @@ void perf_event_attr_fprintf(FILE *out, const struct perf_event_attr *attr);
 /* Name perf gives an event built from an attr alone (default events, files without names). */
 char *evsel_name_from_attr(const struct perf_event_attr *attr);
 
+/* A hybrid copy or an uncore event: opened on its PMU's CPUs (cpumask) only. */
+bool evsel_has_own_cpus(const struct evsel *e);
+
+/* Whether e is opened on cpu (see evsel_has_own_cpus()). */
+bool evsel_counts_on_cpu(const struct evsel *e, int cpu);
+
 /* `bperf list [filter]` */
 struct top_opts;
 int cmd_list(int argc, const char **argv, const struct top_opts *top);

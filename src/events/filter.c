@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "common.h"
+#include "util/common.h"
 
 /* The PMU's nr_addr_filters in sysfs: 0 when it has none (software, msr, ...). */
 static int pmu_nr_addr_filters(const struct evsel *e, const char *sysfs_root)

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util/common.h"
 #include "events/evlist.h"
 #include "events/parse_internal.h"
 

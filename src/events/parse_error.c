@@ -10,7 +10,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "util/common.h"
 #include "events/parse_internal.h"
 
 void parse_error_add(struct parse_events_error *err, int idx, char *str, char *help)

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "util/common.h"
 #include "events/lexer.h"
 
 struct pmu_set *pmu_set_new(const char *sysfs_root)

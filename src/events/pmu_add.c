@@ -13,7 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "common.h"
+#include "util/common.h"
 #include "events/pmu.h"
 
 static int verbosity(const struct parse_state *state)

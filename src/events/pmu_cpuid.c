@@ -19,7 +19,8 @@
 #define PMU_CPUID_X86 1
 #endif
 
-#include "common.h"
+#include "util/common.h"
+#include "util/target.h"
 
 /* What this process found, once. */
 static struct {
@@ -72,28 +73,23 @@ static char *cpuid_read(void)
 /* The MIDR of the first CPU of list (sysfs "0-3,5") whose midr_el1 can be read; 0 if none. */
 static uint64_t midr_of_cpus(const char *list)
 {
-	const char *p = list;
+	struct cpu_map map;
+	uint64_t midr = 0;
+	char path[96], text[32];
 
-	while (*p) {
-		char *end, path[96], text[32];
-		long first = strtol(p, &end, 10), last = first;
-
-		if (end == p)
+	if (cpu_map_parse(&map, list))
+		return 0;
+	for (int i = 0; i < map.nr; i++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/%s", map.cpus[i],
+			 "regs/identification/midr_el1");
+		/* as perf: the first file read decides, whatever it holds */
+		if (!read_text_file(path, text, sizeof(text))) {
+			midr = strtoull(text, NULL, 16);
 			break;
-		if (*end == '-')
-			last = strtol(end + 1, &end, 10);
-		for (long cpu = first; cpu <= last; cpu++) {
-			snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/%s", cpu,
-				 "regs/identification/midr_el1");
-			/* as perf: the first file read decides, whatever it holds */
-			if (!read_text_file(path, text, sizeof(text)))
-				return strtoull(text, NULL, 16);
 		}
-		if (*end != ',')
-			break;
-		p = end + 1;
 	}
-	return 0;
+	cpu_map_free(&map);
+	return midr;
 }
 
 static char *cpuid_of_cpus(const char *cpus)

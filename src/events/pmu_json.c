@@ -14,7 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "common.h"
+#include "util/common.h"
 #include "events/pmu.h"
 #include "events/pmu_tables.h"
 

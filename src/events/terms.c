@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util/common.h"
 #include "events/parse_internal.h"
 
 static const char *const term_names[TERM_NR] = {

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "common.h"
+#include "util/common.h"
 #include "events/parse_internal.h"
 
 char *tracing_events_dir(const char *tracefs_root)

@@ -12,7 +12,7 @@
 
 #include "metric_only.h"
 #include "printer.h"
-#include "../stat/metric_set.h"
+#include "../metrics/metric_set.h"
 
 #define METRIC_ONLY_LEN 20
 /* what perf counts in a cell's width for its colour: "" or "\033[31m" (5), then "\033[m" */

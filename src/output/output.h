@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "../stat/result.h"
+#include "../metrics/result.h"
 
 enum output_format {
 	OUTPUT_STD,

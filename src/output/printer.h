@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "../stat/metrics.h"
+#include "../metrics/metrics.h"
 #include "output.h"
 
 #define CNTR_NOT_SUPPORTED "<not supported>"

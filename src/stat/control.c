@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 
 void control_init(struct stat_control *c)
 {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
 
 /* "enable", "enable NAME" (arg points past the tag); anything else after the tag is wrong. */
 static void cmd_switch(struct stat_session *s, const char *arg, bool enable)
@@ -31,7 +31,7 @@ static void cmd_switch(struct stat_session *s, const char *arg, bool enable)
 		pr_err("failed: can't find '%s' event", arg);
 		return;
 	}
-	counter_switch(&s->counters[i], enable);
+	session_switch(s, i, enable);
 	pr_err("Event %s %s", arg, enable ? "enabled" : "disabled");
 }
 

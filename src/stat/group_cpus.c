@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
 
 /*
  * The CPUs perf gives an event before it compares a group's (libperf's propagate_maps in 6.1):

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 
 #include "../events/evlist.h"
-#include "target.h"
+#include "../util/target.h"
 
 /* What is counted, as far as the events' CPUs go. */
 struct group_cpus_target {

@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 
 int run_hook(const char *which, const char *cmd)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "topdown.h"
 
 #define FREEZE_ON_SMI "/sys/devices/cpu/freeze_on_smi"

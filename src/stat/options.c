@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "../counters/bpf_prog_targets.h"
 #include "../events/cgroup.h"
 #include "../events/filter.h"
@@ -30,7 +30,8 @@ static int parse_iostat(const struct option *opt, const char *arg, bool unset);
 static int parse_cgroups(const struct option *opt, const char *arg, bool unset);
 
 /* Built per call: the table's value pointers point into this session's options. */
-static void build_option_table(struct option *t, struct stat_options *o)
+/* The options with a letter, in perf's order (the help lists them so): how many, into t. */
+static size_t letter_options(struct option *t, struct stat_options *o)
 {
 	const struct option table[] = {
 		{ OPT_BOOLEAN, 'a', "all-cpus", &o->system_wide, NULL,
@@ -75,6 +76,16 @@ static void build_option_table(struct option *t, struct stat_options *o)
 		  "more messages (open errors, raw counts); -vv prints every perf_event_attr" },
 		{ OPT_STRING, 'x', "field-separator", &o->csv_sep, "<separator>",
 		  "CSV output with this separator" },
+	};
+
+	memcpy(t, table, sizeof(table));
+	return ARRAY_SIZE(table);
+}
+
+/* The long options alone, then the end of the table. */
+static void long_options(struct option *t, struct stat_options *o)
+{
+	const struct option table[] = {
 		{ OPT_CALLBACK, 0, "all-kernel", &o->all_kernel, NULL,
 		  "count every event in kernel space only", 0, parse_all_space, o },
 		{ OPT_CALLBACK, 0, "all-user", &o->all_user, NULL,
@@ -148,6 +159,11 @@ static void build_option_table(struct option *t, struct stat_options *o)
 	};
 
 	memcpy(t, table, sizeof(table));
+}
+
+static void build_option_table(struct option *t, struct stat_options *o)
+{
+	long_options(t + letter_options(t, o), o);
 }
 
 #define MAX_OPTIONS 96

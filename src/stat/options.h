@@ -9,8 +9,8 @@
 #include "../events/evlist.h"
 #include "../output/output.h"
 #include "control.h"
-#include "metric_set.h"
-#include "result.h"
+#include "../metrics/metric_set.h"
+#include "../metrics/result.h"
 
 struct stat_options {
 	/* events */

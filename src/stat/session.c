@@ -2,17 +2,18 @@
 #include "session.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <linux/capability.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
+#include "../counters/backend.h"
 #include "../counters/bpf_prog_targets.h"
 #include "../counters/daemon_client.h"
 #include "../counters/privileges.h"
-#include "../../bpf/leader.h"
-#include "open_error.h"
-#include "pmu_merge.h"
+#include "../counters/open_error.h"
+#include "../metrics/pmu_merge.h"
 #include "weak_group.h"
 
 static void warn_overrides(const struct stat_options *o)
@@ -100,6 +101,7 @@ int session_init(struct stat_session *s, const struct stat_options *o, struct ev
 	memset(s, 0, sizeof(*s));
 	s->opts = o;
 	s->evlist = evlist;
+	s->workload_pid = workload_pid;
 	s->open_ctx.verbose = o->verbose;
 	s->open_ctx.trace_opens = o->trace_opens;
 	s->open_ctx.log = stderr;
@@ -151,56 +153,23 @@ int session_init(struct stat_session *s, const struct stat_options *o, struct ev
 	return 0;
 }
 
-/*
- * Which backend counts an evsel: shared BPF counters when asked for (--bpf-counters or :b),
- * unless the event or the mode cannot be shared; then direct counting, said under -v.
- */
+/* The backend of evsel, from counters/ (no_caps: the daemon's socket for shared counters). */
 static const struct counter_ops *choose_backend(const struct stat_session *s,
-						const struct evsel *evsel)
+						const struct evsel *evsel, bool no_caps)
 {
-	const char *why = NULL;
-
 	const struct evsel *leader = &s->evlist->entries[evsel->leader_idx];
-	int i, seen, nr = leader->nr_members > 1 ? leader->nr_members : 1;
+	struct backend_request req = {
+		.evlist = s->evlist,
+		.evsel = evsel,
+		.bpf_progs = s->open_ctx.bpf_progs,
+		.shared = s->opts->bpf_counters || leader->bpf_counter ||
+			  config_list_has_token(s->opts->config.bpf_counter_events, leader->name),
+		.per_thread = s->opts->aggr_mode == AGGR_THREAD,
+		.no_caps = no_caps,
+		.verbose = s->opts->verbose,
+	};
 
-	/* -b: the programs' runs, from the profiler or else from kernel statistics */
-	if (s->open_ctx.bpf_progs && !evsel->tool) {
-		if (evsel->bpf_prog_stat == BPF_PROG_STAT_RUN_TIME ||
-		    (evsel->bpf_prog_stat == BPF_PROG_STAT_RUNS &&
-		     s->open_ctx.bpf_progs->no_trampolines))
-			return &bpf_stats_counter_ops;
-		return &prog_profiler_counter_ops;
-	}
-	/* A group is shared or not as a whole, as its leader is. */
-	if (!s->opts->bpf_counters && !leader->bpf_counter &&
-	    !config_list_has_token(s->opts->config.bpf_counter_events, leader->name))
-		return &direct_counter_ops;
-	/* every member, wherever it stands in the evlist (as members[] finds them) */
-	for (i = leader->idx, seen = 0; i < s->evlist->nr && seen < nr && !why; i++) {
-		const struct evsel *e = &s->evlist->entries[i];
-
-		if (e->leader_idx != leader->idx)
-			continue;
-		seen++;
-		if (e->tool)
-			why = "tool events are not perf events";
-		else if (e->requires_cpu)
-			why = "the PMU counts per CPU only";
-		else if (e->filter)
-			why = "a --filter needs the event's own perf events";
-		else if (e->hybrid)
-			why = "a hybrid PMU's event counts on that PMU's CPUs only";
-		else if (e->cgroup != leader->cgroup)
-			why = "a shared group counts in one cgroup";
-	}
-	if (!why && leader->nr_members > LEADER_MAX_MEMBERS)
-		why = "the group has more members than a shared leader reads";
-	else if (!why && s->opts->aggr_mode == AGGR_THREAD)
-		why = "--per-thread needs per-thread counters";
-	if (!why)
-		return &shared_counter_ops;
-	pr_debug(s->opts->verbose, 1, "bperf: counting %s directly: %s", evsel->name, why);
-	return &direct_counter_ops;
+	return counter_backend(&req);
 }
 
 /*
@@ -238,12 +207,12 @@ static void counters_alloc(struct stat_session *s)
 		struct counter *c = &s->counters[i];
 
 		c->evsel = &s->evlist->entries[i];
-		c->ops = choose_backend(s, c->evsel);
+		c->ops = choose_backend(s, c->evsel, false);
 		c->leader = &s->counters[c->evsel->leader_idx];
 		c->nr_cpus = s->target.cpus.nr;
 		c->nr_threads = s->target.threads.nr;
 		/* -b: counts per (CPU, program) */
-		if (s->open_ctx.bpf_progs && c->ops != &direct_counter_ops)
+		if (c->ops->per_program)
 			c->nr_threads = s->open_ctx.bpf_progs->nr;
 		c->counts = xzalloc(c->nr_cpus * c->nr_threads * sizeof(*c->counts));
 		c->supported = true;
@@ -286,7 +255,7 @@ static int open_with_fallback(struct stat_session *s, struct counter *c, int cpu
 
 	do {
 		err = c->ops->open_cpu(c, &s->open_ctx, cpu);
-	} while (err && (c->ops == &direct_counter_ops || c->ops == &daemon_counter_ops) &&
+	} while (err && c->ops->user_fallback &&
 		 open_error_fallback(c->evsel, err, s->opts->verbose));
 	return err;
 }
@@ -321,8 +290,8 @@ static int use_daemon(struct stat_session *s)
 	if (err)
 		return err;
 	for (i = 0; i < s->evlist->nr; i++)
-		if (s->counters[i].ops == &shared_counter_ops)
-			s->counters[i].ops = &daemon_counter_ops;
+		if (s->counters[i].ops->needs_bpf_caps)
+			s->counters[i].ops = choose_backend(s, s->counters[i].evsel, true);
 	return 0;
 }
 
@@ -338,7 +307,7 @@ static int check_shared_caps(struct stat_session *s)
 
 	for (i = 0; i < s->evlist->nr; i++) {
 		c = &s->counters[i];
-		if (c->ops != &shared_counter_ops)
+		if (!c->ops->needs_bpf_caps)
 			continue;
 		if (has_effective_cap(CAP_SYS_ADMIN))
 			return 0;
@@ -392,7 +361,7 @@ static int open_refused(struct stat_session *s, int i, int err)
 static bool weak_member_refused(const struct counter *c, int err)
 {
 	return (err == -EINVAL || err == -EBADF) && c->leader != c && c->evsel->weak_group &&
-	       c->ops == &direct_counter_ops;
+	       c->ops->weak_groups;
 }
 
 /* The counters of dissolved weak groups (reset[]) follow their evsels' new groups. */
@@ -512,14 +481,28 @@ int session_open(struct stat_session *s)
 	return err ? err : apply_filters(s);
 }
 
-int counter_switch(struct counter *c, bool enable)
+/*
+ * A backend returned -ECANCELED after saying why it cannot go on: nothing sensible is left to
+ * print, so the run ends, its workload with it. The backend neither kills nor exits.
+ */
+static void __attribute__((noreturn)) session_cancel(const struct stat_session *s)
 {
+	if (s->workload_pid > 0)
+		kill(s->workload_pid, SIGKILL);
+	exit(EXIT_FATAL);
+}
+
+int session_switch(struct stat_session *s, int i, bool enable)
+{
+	struct counter *c = &s->counters[i];
 	int err;
 
 	if (!c->supported || c->evsel->tool)
 		return 0;
 	err = enable ? c->ops->enable(c) : c->ops->disable(c);
-	if (err && err != -ECANCELED)
+	if (err == -ECANCELED)
+		session_cancel(s);
+	if (err)
 		pr_err("Failed to %s event %s: %s", enable ? "enable" : "disable", c->evsel->name,
 		       strerror(-err));
 	return err;
@@ -531,7 +514,7 @@ static int switch_all(struct stat_session *s, bool enable)
 	int i, err, first_err = 0;
 
 	for (i = 0; i < s->evlist->nr; i++) {
-		err = counter_switch(&s->counters[i], enable);
+		err = session_switch(s, i, enable);
 		if (err && !first_err)
 			first_err = err;
 	}
@@ -587,6 +570,8 @@ int session_read(struct stat_session *s, __u64 duration_ns, __u64 user_ns, __u64
 		err = c->ops->read(c);
 		if (!err)
 			continue;
+		if (err == -ECANCELED)
+			session_cancel(s);
 		/* perf prints a counter any of whose reads failed as <not counted> */
 		c->read_failed = true;
 		memset(c->counts, 0, c->nr_cpus * c->nr_threads * sizeof(*c->counts));

@@ -8,7 +8,7 @@
 
 #include "../counters/counter.h"
 #include "options.h"
-#include "target.h"
+#include "../util/target.h"
 
 struct stat_session {
 	const struct stat_options *opts;
@@ -26,6 +26,7 @@ struct stat_session {
 	bool *errored;
 	/* the open_ctx's unless the caller points it at its own, kept across -r runs as perf's */
 	struct missing_features missing;
+	pid_t workload_pid;		/* the forked workload, or 0 */
 };
 
 struct bpf_prog_targets;
@@ -44,11 +45,13 @@ int session_init(struct stat_session *s, const struct stat_options *opts,
 int session_open(struct stat_session *s);
 /*
  * Every counter on or off: the first error (each one said, naming its event; the others are
- * switched all the same). counter_switch() does one counter (--control).
+ * switched all the same). session_switch() does counter i (--control). A backend that cannot
+ * go on (-ECANCELED, said: the daemon is gone and the counts with it) ends the run here, and
+ * its workload with it, as session_read() does.
  */
 int session_enable(struct stat_session *s);
 int session_disable(struct stat_session *s);
-int counter_switch(struct counter *c, bool enable);
+int session_switch(struct stat_session *s, int i, bool enable);
 /*
  * Reads every backend; tool events get the given times (ns). A counter whose read failed is
  * marked read_failed, its counts zero; the first error is returned.

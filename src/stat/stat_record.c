@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "../data/writer.h"
 
 #define BPERF_DATA_VERSION "bperf 0.1.0"

@@ -9,14 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
+#include "../util/proc.h"
 #include "../counters/counter.h"
 #include "../data/env.h"
 #include "../data/reader.h"
 #include "../data/records.h"
 #include "../util/parse_options.h"
-#include "aggregate.h"
-#include "open_error.h"
+#include "../metrics/aggregate.h"
+#include "../counters/open_error.h"
 #include "run_stats.h"
 
 /* (cpus x threads) cells over all events: keeps a hostile map from asking for gigabytes */

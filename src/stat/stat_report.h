@@ -7,7 +7,7 @@
 
 #include "../output/output.h"
 #include "options.h"
-#include "result.h"
+#include "../metrics/result.h"
 
 struct report_options {
 	const char *input;		/* -i, default "perf.data" */

@@ -9,7 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
+#include "../util/proc.h"
 
 #define PMU_DEVICES "/sys/bus/event_source/devices"
 #define NMI_WATCHDOG "/proc/sys/kernel/nmi_watchdog"
@@ -77,16 +78,8 @@ static char *present_events(const char *const *names, int max, const char *pmu, 
 /* A watchdog takes a counter, so the older events go ungrouped then (with perf's warning). */
 static bool watchdog_allows_group(bool *warn)
 {
-	char buf[16];
-
-	*warn = false;
-	if (read_text_file(NMI_WATCHDOG, buf, sizeof(buf)) < 0)
-		return false;
-	if (atoi(buf) > 0) {
-		*warn = true;
-		return false;
-	}
-	return true;
+	*warn = nmi_watchdog_enabled();
+	return !*warn && !access(NMI_WATCHDOG, R_OK);
 }
 
 static int add_topdown_string(struct stat_options *o, const char *str)

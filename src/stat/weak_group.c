@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "../events/stat_config.h"
 #include "topdown.h"
 

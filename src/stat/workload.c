@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
 
 int workload_prepare(struct workload *w, const char **argv)
 {

@@ -29,7 +29,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "util/common.h"
 #include "daemon/http.h"
 #include "daemon/loop.h"
 #include "fuzz_assert.h"

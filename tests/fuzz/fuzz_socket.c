@@ -38,7 +38,7 @@
 #include <unistd.h>
 
 #include "daemon/loop.h"
-#include "daemon/proto.h"
+#include "counters/daemon_proto.h"
 #include "daemon/proto_v1.h"
 #include "daemon/served.h"
 #include "daemon/socket.h"

@@ -46,7 +46,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "src/daemon/proto.h"
+#include "src/counters/daemon_proto.h"
 
 static int connect_to(const char *path)
 {

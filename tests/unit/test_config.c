@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "common.h"
+#include "util/common.h"
 #include "config.h"
 
 static char dir[] = "/tmp/bperf-test-config-XXXXXX";

@@ -31,7 +31,7 @@
 #include "attr_map_remove.h"
 #include "check.h"
 #include "daemon/loop.h"
-#include "daemon/proto.h"
+#include "counters/daemon_proto.h"
 #include "daemon/proto_v1.h"
 #include "daemon/socket.h"
 

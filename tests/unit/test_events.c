@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "common.h"
+#include "util/common.h"
 #include "events/evlist.h"
 #include "events/stat_config.h"
 

@@ -22,7 +22,7 @@
 #include <zlib.h>
 
 #include "check.h"
-#include "common.h"
+#include "util/common.h"
 #include "daemon/exposition.h"
 #include "daemon/http.h"
 #include "daemon/http_gzip.h"

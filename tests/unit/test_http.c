@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "common.h"
+#include "util/common.h"
 #include "daemon/http.h"
 #include "daemon/http_parse.h"
 #include "daemon/loop.h"

@@ -20,13 +20,13 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "common.h"
-#include "stat/metric_expr.h"
-#include "stat/metric_ids.h"
-#include "stat/metric_literals.h"
-#include "stat/metric_refs.h"
-#include "stat/metric_set.h"
-#include "stat/metric_table.h"
+#include "util/common.h"
+#include "metrics/metric_expr.h"
+#include "metrics/metric_ids.h"
+#include "metrics/metric_literals.h"
+#include "metrics/metric_refs.h"
+#include "metrics/metric_set.h"
+#include "metrics/metric_table.h"
 
 struct count {
 	const char *name;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * perf 6.1's -M planning (src/stat/metric_plan.c): metric-id encoding, evsel names, the order
+ * perf 6.1's -M planning (src/metrics/metric_plan.c): metric-id encoding, evsel names, the order
  * of the metric list and the event strings, sharing, constraints.
  *
  * `test_metric_plan plan [-a] [-C LIST] [-g] [-m] [-w] METRICS` is a tool for
@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "stat/metric_plan.h"
-#include "stat/metric_set.h"
+#include "metrics/metric_plan.h"
+#include "metrics/metric_set.h"
 
 static void test_encode(void)
 {

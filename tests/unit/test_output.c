@@ -15,8 +15,8 @@
 
 #include "check.h"
 #include "output/output.h"
-#include "common.h"
-#include "stat/metrics.h"
+#include "util/common.h"
+#include "metrics/metrics.h"
 
 #define MAX_EV 12
 #define MAX_AGGR 4

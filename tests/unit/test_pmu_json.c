@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "common.h"
+#include "util/common.h"
 #include "events/lexer.h"
 #include "events/pmu.h"
 #include "events/pmu_tables.h"

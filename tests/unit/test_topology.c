@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "common.h"
-#include "stat/aggregate.h"
-#include "stat/topology.h"
+#include "util/common.h"
+#include "metrics/aggregate.h"
+#include "metrics/topology.h"
 
 #define NR_CPUS 16
 

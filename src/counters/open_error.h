@@ -15,12 +15,6 @@
 int perf_event_paranoid(void);
 
 /*
- * kernel.nmi_watchdog is above 0: it holds a hardware counter on each CPU, and perf's footer
- * suggests turning it off when events went uncounted. False when it cannot be read.
- */
-bool nmi_watchdog_enabled(void);
-
-/*
  * perf's fallback for err (-errno) from a direct open: EACCES on an event that counts the kernel,
  * above paranoid level 1, excludes the kernel and the hypervisor and appends "u" to the name
  * (":u" unless the name has a ':' or '/' already). An event that excludes user space is left

@@ -15,6 +15,10 @@
 #include <linux/perf_event.h>
 #include <linux/types.h>
 
+/* Where the daemon listens for sessions (--socket), and the clients' override of it (tests) */
+#define BPERF_DAEMON_SOCKET "/run/bperf/daemon.sock"
+#define BPERF_DAEMON_SOCKET_ENV "BPERF_DAEMON_SOCKET"
+
 /* The version this bperf speaks; the daemon speaks BPERF_PROTO_OLDEST_VERSION up to it too */
 #define BPERF_PROTO_VERSION 2
 #define BPERF_PROTO_OLDEST_VERSION 1

@@ -17,8 +17,8 @@
 #include <cpuid.h>
 #endif
 
-#include "../common.h"
-#include "target.h"
+#include "../util/common.h"
+#include "../util/target.h"
 #include "topology.h"
 
 enum { LIST_PACKAGE, LIST_DIE, LIST_CORE };

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
-#include "target.h"
+#include "../util/common.h"
+#include "../util/target.h"
 
 /* perf's uniquify_event_name(): "x/terms/" keeps its terms under the PMU */
 static void uniquify(struct evsel *e)
@@ -52,34 +52,7 @@ void pmu_merge_prepare(struct evlist *evlist, const struct merge_opts *opts)
 	}
 }
 
-static bool cpu_in_map(const struct cpu_map *map, int cpu)
-{
-	int i;
-
-	for (i = 0; i < map->nr; i++)
-		if (map->cpus[i] == cpu)
-			return true;
-	return false;
-}
-
 /* A hybrid copy or an uncore event: its PMU's CPUs are all it counts on. */
-static bool has_own_cpus(const struct evsel *e)
-{
-	return (e->hybrid || e->requires_cpu) && e->cpumask;
-}
-
-bool evsel_counts_on_cpu(const struct evsel *e, int cpu)
-{
-	struct cpu_map pmu_cpus;
-	bool found;
-
-	if (!has_own_cpus(e) || cpu < 0 || cpu_map_parse(&pmu_cpus, e->cpumask))
-		return true;
-	found = cpu_in_map(&pmu_cpus, cpu);
-	cpu_map_free(&pmu_cpus);
-	return found;
-}
-
 /* -A: no line for an event on a CPU its PMU does not count on. */
 static void hide_other_cpus(const struct evsel *e, const struct aggr_id *ids, int nr_aggr,
 			    struct counter_value *row)
@@ -90,7 +63,7 @@ static void hide_other_cpus(const struct evsel *e, const struct aggr_id *ids, in
 	if (!e->cpumask || cpu_map_parse(&pmu_cpus, e->cpumask))
 		return;
 	for (a = 0; a < nr_aggr; a++)
-		row[a].absent |= ids[a].cpu >= 0 && !cpu_in_map(&pmu_cpus, ids[a].cpu);
+		row[a].absent |= ids[a].cpu >= 0 && !cpu_map_has(&pmu_cpus, ids[a].cpu);
 	cpu_map_free(&pmu_cpus);
 }
 
@@ -132,7 +105,7 @@ void pmu_merge_values(const struct evlist *evlist, const struct aggr_id *ids, in
 
 	if (mode == AGGR_NONE)
 		for (i = 0; i < evlist->nr; i++)
-			if (has_own_cpus(&evlist->entries[i]))
+			if (evsel_has_own_cpus(&evlist->entries[i]))
 				hide_other_cpus(&evlist->entries[i], ids, nr_aggr,
 						&values[i * nr_aggr]);
 	merged = xzalloc(evlist->nr * sizeof(*merged));

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
-#include "events/list_internal.h"
+#include "util/common.h"
+#include "list/list_internal.h"
 #include "events/pmu.h"
 
 struct list_event {

@@ -7,7 +7,7 @@
 
 #include "../counters/counter.h"
 #include "result.h"
-#include "target.h"
+#include "../util/target.h"
 
 /* The aggregates of a mode: one global, one per CPU (-A) or one per thread. */
 int aggr_ids_build(enum aggr_mode mode, const struct target *target, struct aggr_id **ids);

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
 
 static bool same_core(const struct aggr_id *a, const struct aggr_id *b)
 {

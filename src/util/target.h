@@ -28,9 +28,15 @@ struct target {
 
 /* Parses a perf CPU list ("0-3,7"); -EINVAL when nothing valid comes first. */
 int cpu_map_parse(struct cpu_map *map, const char *list);
+/* The list in a sysfs file ("0-3,7\n": online, present, a node's cpulist); -errno. */
+int cpu_map_read(struct cpu_map *map, const char *path);
 int cpu_map_online(struct cpu_map *map);
+/* The first max ids of a sysfs list file into ids[], in order: how many, or -errno. */
+int cpu_list_read_ids(const char *path, int *ids, int max);
 void cpu_map_any(struct cpu_map *map);
 void cpu_map_free(struct cpu_map *map);
+/* Whether cpu is one of map's. */
+bool cpu_map_has(const struct cpu_map *map, int cpu);
 /* The list in perf's short form, "0-3,7". */
 char *cpu_map_to_string(const struct cpu_map *map);
 

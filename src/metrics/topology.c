@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
-#include "target.h"
+#include "../util/common.h"
+#include "../util/target.h"
 
 const char *topology_sysfs_root(void)
 {

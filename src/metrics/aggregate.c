@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
 
 int aggr_ids_build(enum aggr_mode mode, const struct target *target, struct aggr_id **ids)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../common.h"
+#include "../util/common.h"
 
 /* perf's tool events, in perf_tool_event order */
 static const char *const tool_events[] = { "duration_time", "user_time", "system_time" };

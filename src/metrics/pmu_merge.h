@@ -25,9 +25,6 @@ struct merge_opts {
  */
 void pmu_merge_prepare(struct evlist *evlist, const struct merge_opts *opts);
 
-/* Whether e is opened on cpu: a hybrid copy or uncore event on its PMU's CPUs only. */
-bool evsel_counts_on_cpu(const struct evsel *e, int cpu);
-
 /*
  * After aggregation: with -A an event has no line on CPUs its PMU does not count on; copies
  * and instances that merge give their counts to the first one's line, the others print none.

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
 
 static size_t id_hash(const char *id)
 {

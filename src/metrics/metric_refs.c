@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
 
 /* the metrics being added, from the root down: a name met twice on the way is a loop */
 struct visited {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
 
 int perf_event_paranoid(void)
 {
@@ -19,15 +19,6 @@ int perf_event_paranoid(void)
 	if (end == buf || v < INT_MIN || v > INT_MAX)
 		return INT_MAX;
 	return (int)v;
-}
-
-bool nmi_watchdog_enabled(void)
-{
-	char buf[32];
-
-	if (read_text_file("/proc/sys/kernel/nmi_watchdog", buf, sizeof(buf)))
-		return false;
-	return atoi(buf) > 0;
 }
 
 bool open_error_fallback(struct evsel *evsel, int err, int verbose)

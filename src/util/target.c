@@ -8,17 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "common.h"
+#include "proc.h"
 
 #define MAX_CPU_NUMBER 4096
 
+bool cpu_map_has(const struct cpu_map *map, int cpu)
+{
+	for (int i = 0; i < map->nr; i++)
+		if (map->cpus[i] == cpu)
+			return true;
+	return false;
+}
+
 static void cpu_map_add(struct cpu_map *map, int cpu)
 {
-	int i;
-
-	for (i = 0; i < map->nr; i++)
-		if (map->cpus[i] == cpu)
-			return;
+	if (cpu_map_has(map, cpu))
+		return;
 	map->cpus = xrealloc(map->cpus, (map->nr + 1) * sizeof(*map->cpus));
 	map->cpus[map->nr++] = cpu;
 }
@@ -68,15 +74,33 @@ invalid:
 	return -EINVAL;
 }
 
-int cpu_map_online(struct cpu_map *map)
+int cpu_map_read(struct cpu_map *map, const char *path)
 {
 	char buf[4096];
 	int err;
 
-	err = read_text_file("/sys/devices/system/cpu/online", buf, sizeof(buf));
-	if (err)
-		return err;
-	return cpu_map_parse(map, buf);
+	map->nr = 0;
+	map->cpus = NULL;
+	err = read_text_file(path, buf, sizeof(buf));
+	return err ? err : cpu_map_parse(map, buf);
+}
+
+int cpu_map_online(struct cpu_map *map)
+{
+	return cpu_map_read(map, "/sys/devices/system/cpu/online");
+}
+
+int cpu_list_read_ids(const char *path, int *ids, int max)
+{
+	struct cpu_map map;
+	int nr = cpu_map_read(&map, path);
+
+	if (nr)
+		return nr;
+	nr = map.nr < max ? map.nr : max;
+	memcpy(ids, map.cpus, nr * sizeof(*ids));
+	cpu_map_free(&map);
+	return nr;
 }
 
 void cpu_map_any(struct cpu_map *map)
@@ -148,21 +172,17 @@ static int for_each_id(struct thread_map *map, const char *list,
 	return err;
 }
 
+static int add_one_thread(pid_t tid, void *map)
+{
+	thread_map_add(map, tid);
+	return 0;
+}
+
 static int add_process_threads(struct thread_map *map, pid_t pid)
 {
-	char path[64];
-	struct dirent *de;
 	int first = map->nr;
-	DIR *dir;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	dir = opendir(path);
-	if (!dir)
-		return -ESRCH;
-	while ((de = readdir(dir)))
-		if (isdigit((unsigned char)de->d_name[0]))
-			thread_map_add(map, (pid_t)atoi(de->d_name));
-	closedir(dir);
+	proc_for_each_thread(pid, add_one_thread, map);
 	if (map->nr == first)
 		return -ESRCH;
 	qsort(map->tids + first, map->nr - first, sizeof(*map->tids), cmp_pid);

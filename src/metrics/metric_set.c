@@ -10,7 +10,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "../util/common.h"
+#include "../util/proc.h"
 #include "metric_expr.h"
 #include "metric_plan.h"
 
@@ -203,14 +204,6 @@ static bool plan_openable(const struct metric_plan *plan, const struct parse_eve
 	parse_events_error_free(&err);
 	evlist_free(&probe);
 	return ok;
-}
-
-static bool nmi_watchdog_enabled(void)
-{
-	char buf[16];
-
-	return read_text_file("/proc/sys/kernel/nmi_watchdog", buf, sizeof(buf)) >= 0 &&
-	       strcmp(buf, "0");
 }
 
 int metric_set_add(struct metric_set *set, const char *list, struct evlist *evlist,

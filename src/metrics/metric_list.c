@@ -6,7 +6,7 @@
 
 #include "metric_table.h"
 
-#include "../common.h"
+#include "../util/common.h"
 
 /* perf's strlist: printed sorted by strcmp, each string once. */
 struct str_set {

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../common.h"
+#include "../util/common.h"
 #include "metric_set.h"
 #include "topdown_metrics.h"
 
@@ -384,6 +384,35 @@ static void expression_metrics(struct metric_out *mo, const struct stat_result *
 	}
 }
 
+/* cache-misses: the share of cache-references. */
+static void cache_miss_ratio(struct metric_out *mo, const struct stat_result *res, int aggr,
+			     int ctx, double avg)
+{
+	struct base_stat refs = base_stat(res, aggr, BASE_CACHEREFS, ctx);
+	double ratio = refs.avg ? avg * 100 / refs.avg : 0.0;
+
+	if (refs.n)
+		emit(mo, "%8.3f %%", "of all cache refs", ratio);
+	else
+		emit(mo, NULL, "of all cache refs", 0);
+}
+
+/* stalled-cycles-frontend and -backend: the share of cycles; perf prints no zero frontend. */
+static void stalled_cycles(struct metric_out *mo, const struct stat_result *res, int aggr,
+			   int ctx, double avg, bool frontend)
+{
+	double total = base_stat(res, aggr, BASE_CYCLES, ctx).avg;
+	double ratio = total ? avg / total * 100.0 : 0.0;
+	const char *unit = frontend ? "frontend cycles idle" : "backend cycles idle";
+
+	if (frontend && !ratio) {
+		emit(mo, NULL, unit, 0);
+		return;
+	}
+	emit(mo, "%7.2f%%", unit, ratio);
+	ratio_color(mo, frontend ? RATIO_STALLED_FRONT : RATIO_STALLED_BACK, ratio);
+}
+
 int metrics_compute(const struct stat_result *res, int ev, int aggr, struct metric_line *out,
 		    int max)
 {
@@ -414,30 +443,11 @@ int metrics_compute(const struct stat_result *res, int ev, int aggr, struct metr
 	} else if (is_hw_cache(evsel, cache_read_miss(PERF_COUNT_HW_CACHE_LL))) {
 		miss_ratio(&mo, res, aggr, ctx, BASE_LL_CACHE, avg, "of all LL-cache accesses");
 	} else if (is_hw(evsel, PERF_COUNT_HW_CACHE_MISSES)) {
-		struct base_stat refs = base_stat(res, aggr, BASE_CACHEREFS, ctx);
-
-		if (refs.avg)
-			ratio = avg * 100 / refs.avg;
-		if (refs.n)
-			emit(&mo, "%8.3f %%", "of all cache refs", ratio);
-		else
-			emit(&mo, NULL, "of all cache refs", 0);
+		cache_miss_ratio(&mo, res, aggr, ctx, avg);
 	} else if (is_hw(evsel, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND)) {
-		total = base_stat(res, aggr, BASE_CYCLES, ctx).avg;
-		if (total)
-			ratio = avg / total * 100.0;
-		if (ratio) {
-			emit(&mo, "%7.2f%%", "frontend cycles idle", ratio);
-			ratio_color(&mo, RATIO_STALLED_FRONT, ratio);
-		} else {
-			emit(&mo, NULL, "frontend cycles idle", 0);
-		}
+		stalled_cycles(&mo, res, aggr, ctx, avg, true);
 	} else if (is_hw(evsel, PERF_COUNT_HW_STALLED_CYCLES_BACKEND)) {
-		total = base_stat(res, aggr, BASE_CYCLES, ctx).avg;
-		if (total)
-			ratio = avg / total * 100.0;
-		emit(&mo, "%7.2f%%", "backend cycles idle", ratio);
-		ratio_color(&mo, RATIO_STALLED_BACK, ratio);
+		stalled_cycles(&mo, res, aggr, ctx, avg, false);
 	} else if (is_hw(evsel, PERF_COUNT_HW_CPU_CYCLES)) {
 		total = base_stat(res, aggr, BASE_NSECS, ctx).avg;
 		if (total)

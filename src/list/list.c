@@ -21,14 +21,14 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "common.h"
+#include "../util/top_opts.h"
+#include "util/common.h"
 #include "events/evlist.h"
-#include "events/list_internal.h"
+#include "list/list_internal.h"
 #include "events/parse_internal.h"
 #include "events/pmu.h"
 #include "events/tracepoint.h"
-#include "stat/metric_table.h"
+#include "metrics/metric_table.h"
 
 
 struct symbol {

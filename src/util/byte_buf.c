@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "common.h"
 
 void buf_reserve(struct byte_buf *b, size_t n)
 {

@@ -10,7 +10,7 @@
 
 #include "metric_table.h"
 
-#include "../common.h"
+#include "../util/common.h"
 #include "topology.h"
 
 const struct metric_def metric_table[] = {
