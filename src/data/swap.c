@@ -144,11 +144,11 @@ static void swap_cpu_map_data(unsigned char *p, size_t len, bool from_file)
 	}
 }
 
-void swap_rec_body(__u32 type, void *rec, size_t size, bool from_file)
+/* The body of a record perf writes (stat, maps, attrs); false for another type. */
+static bool swap_tool_rec(__u32 type, unsigned char *p, size_t len, bool from_file)
 {
-	unsigned char *p = (unsigned char *)rec + sizeof(struct rec_header);
-	size_t len = size - sizeof(struct rec_header), n;
 	__u64 nr;
+	size_t n;
 
 	switch (type) {
 	case REC_STAT:
@@ -184,6 +184,32 @@ void swap_rec_body(__u32 type, void *rec, size_t size, bool from_file)
 		else if (nr == EVENT_UPDATE_CPUS)
 			swap_cpu_map_data(p + 16, len - 16, from_file);
 		break;
+	case REC_HEADER_ATTR: {
+		__u32 attr_size;
+
+		if (len < 8)
+			break;
+		memcpy(&attr_size, p + 4, 4);
+		if (from_file)
+			attr_size = bswap_32(attr_size);
+		if (!attr_size)
+			attr_size = 64;
+		if (attr_size > len)
+			break;
+		swap_attr(p, attr_size);
+		swap_u64s(p + attr_size, (len - attr_size) / 8);
+		break;
+	}
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* The body of a record the kernel writes (mmaps, tasks, losses, samples). */
+static void swap_kernel_rec(__u32 type, const void *rec, unsigned char *p, size_t len)
+{
+	switch (type) {
 	case REC_MMAP:
 		if (len >= 32) {
 			swap_u32s(p, 2);
@@ -193,7 +219,7 @@ void swap_rec_body(__u32 type, void *rec, size_t size, bool from_file)
 	case REC_MMAP2_TYPE:
 		if (len >= 64) {
 			/* the header is in host order already: PERF_RECORD_MISC_MMAP_BUILD_ID */
-			bool build_id = ((struct rec_header *)rec)->misc & (1 << 14);
+			bool build_id = ((const struct rec_header *)rec)->misc & (1 << 14);
 
 			swap_u32s(p, 2);
 			swap_u64s(p + 8, 3);
@@ -229,23 +255,16 @@ void swap_rec_body(__u32 type, void *rec, size_t size, bool from_file)
 		/* as perf: every u64; the decoder sorts out u32 pairs, the trailers elsewhere */
 		swap_u64s(p, len / 8);
 		break;
-	case REC_HEADER_ATTR: {
-		__u32 attr_size;
-
-		if (len < 8)
-			break;
-		memcpy(&attr_size, p + 4, 4);
-		if (from_file)
-			attr_size = bswap_32(attr_size);
-		if (!attr_size)
-			attr_size = 64;
-		if (attr_size > len)
-			break;
-		swap_attr(p, attr_size);
-		swap_u64s(p + attr_size, (len - attr_size) / 8);
-		break;
-	}
 	default:
 		break;
 	}
+}
+
+void swap_rec_body(__u32 type, void *rec, size_t size, bool from_file)
+{
+	unsigned char *p = (unsigned char *)rec + sizeof(struct rec_header);
+	size_t len = size - sizeof(struct rec_header);
+
+	if (!swap_tool_rec(type, p, len, from_file))
+		swap_kernel_rec(type, rec, p, len);
 }

@@ -600,80 +600,58 @@ static bool scan_array_state(struct scanner *sc)
 }
 
 /* The INITIAL state, and the inclusive <config> state (which adds its own rules first). */
-static bool scan_initial_state(struct scanner *sc)
+/* The rules of perf's config state (inside "pmu/.../"), which come first there. */
+static void consider_config_rules(struct scanner *sc, struct match *m)
 {
 	const char *s = sc->s;
-	int p = sc->pos, n;
-	bool config = sc->state == ST_CONFIG;
-	struct match m = { 0, 0, 0, 0 };
-	uint64_t num = 0;
-	int type;
+	int p = sc->pos;
 
-	if (at_end(sc, p))
-		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(term_keywords); i++)
+		consider(m, literal_len(sc, term_keywords[i].text), 1, T_TERM, term_keywords[i].num);
+	consider(m, match_raw(sc, false), 2, T_RAW, 0);
+	consider(m, match_raw(sc, true), 3, T_RAW, 0);
+	if (s[p] == ',')
+		consider(m, 1, 4, ',', 0);
+	if (s[p] == '/')
+		consider(m, 1, 5, '/', 0);
+	consider(m, match_class_run(sc, p, minus_first, minus_rest), 6, T_NAME, 0);
+	consider(m, literal_len(sc, "[all]"), 7, T_ARRAY_ALL, 0);
+	if (s[p] == '[')
+		consider(m, 1, 8, '[', 0);
+	consider(m, match_drv_cfg(sc), 9, T_DRV_CFG_TERM, 0);
+}
 
-	if (config) {
-		for (size_t i = 0; i < ARRAY_SIZE(term_keywords); i++)
-			consider(&m, literal_len(sc, term_keywords[i].text), 1, T_TERM,
-				 term_keywords[i].num);
-		consider(&m, match_raw(sc, false), 2, T_RAW, 0);
-		consider(&m, match_raw(sc, true), 3, T_RAW, 0);
-		if (s[p] == ',')
-			consider(&m, 1, 4, ',', 0);
-		if (s[p] == '/')
-			consider(&m, 1, 5, '/', 0);
-		consider(&m, match_class_run(sc, p, minus_first, minus_rest), 6, T_NAME, 0);
-		consider(&m, literal_len(sc, "[all]"), 7, T_ARRAY_ALL, 0);
-		if (s[p] == '[')
-			consider(&m, 1, 8, '[', 0);
-		consider(&m, match_drv_cfg(sc), 9, T_DRV_CFG_TERM, 0);
-	}
+/* The rules of perf's initial state, in perf's order (flex takes the longest, then the first). */
+static void consider_initial_rules(struct scanner *sc, struct match *m)
+{
+	const char *s = sc->s;
+	int p = sc->pos, n = 0;
+
 	for (size_t i = 0; i < ARRAY_SIZE(symbols); i++)
-		consider(&m, literal_len(sc, symbols[i].text), 20, symbols[i].type, symbols[i].num);
-	consider(&m, match_kernel_pmu(sc), 21, T_KERNEL_PMU_EVENT, 0);
-	consider(&m, match_literal_set(sc, cache_types, ARRAY_SIZE(cache_types)), 22,
+		consider(m, literal_len(sc, symbols[i].text), 20, symbols[i].type, symbols[i].num);
+	consider(m, match_kernel_pmu(sc), 21, T_KERNEL_PMU_EVENT, 0);
+	consider(m, match_literal_set(sc, cache_types, ARRAY_SIZE(cache_types)), 22,
 		 T_NAME_CACHE_TYPE, 0);
-	consider(&m, match_literal_set(sc, cache_op_results, ARRAY_SIZE(cache_op_results)), 23,
+	consider(m, match_literal_set(sc, cache_op_results, ARRAY_SIZE(cache_op_results)), 23,
 		 T_NAME_CACHE_OP_RESULT, 0);
-	consider(&m, literal_len(sc, "mem:"), 24, T_PREFIX_MEM, 0);
-	consider(&m, match_raw(sc, false), 25, T_RAW, 0);
-	consider(&m, match_dec(sc), 27, T_VALUE, 10);
-	consider(&m, match_hexnum(sc), 28, T_VALUE, 16);
-	n = 0;
+	consider(m, literal_len(sc, "mem:"), 24, T_PREFIX_MEM, 0);
+	consider(m, match_raw(sc, false), 25, T_RAW, 0);
+	consider(m, match_dec(sc), 27, T_VALUE, 10);
+	consider(m, match_hexnum(sc), 28, T_VALUE, 16);
 	while (!at_end(sc, p + n) && modifier_char(s[p + n]))
 		n++;
-	consider(&m, n, 29, T_MODIFIER_EVENT, 0);
-	consider(&m, match_class_run(sc, p, name_first, name_rest), 30, T_NAME, 1);
-	consider(&m, match_name_tag(sc), 31, T_NAME, 0);
+	consider(m, n, 29, T_MODIFIER_EVENT, 0);
+	consider(m, match_class_run(sc, p, name_first, name_rest), 30, T_NAME, 1);
+	consider(m, match_name_tag(sc), 31, T_NAME, 0);
 	if (strchr("/-,:{}=", s[p]))
-		consider(&m, 1, 32, s[p], 0);
+		consider(m, 1, 32, s[p], 0);
 	if (s[p] != '\n')
-		consider(&m, 1, 40, 0, 0);	/* ".": ignored */
-	if (!m.len) {
-		user_action(sc, 1);	/* "\n": ignored */
-		sc->pos++;
-		return false;
-	}
+		consider(m, 1, 40, 0, 0);	/* ".": ignored */
+}
 
-	user_action(sc, m.len);
-	type = m.type;
-	if (m.rule == 40) {
-		sc->pos++;
-		return false;
-	}
-	if (type == T_VALUE)
-		type = number_token(s + p, m.len, (int)m.num, T_VALUE, &num);
-	else if (type == T_RAW)	/* perf's raw(): the hex after 'r' ("0x" included) */
-		type = number_token(s + p + 1, m.len - 1, 16, T_RAW, &num);
-	else
-		num = m.num;
-	if (m.rule == 30) {
-		char *text = strndup(s + p, m.len);
-
-		type = sc->classify ? sc->classify(text, sc->priv) : T_NAME;
-		free(text);
-		num = 0;
-	}
+/* The state a token leads to from the initial (or config) state. */
+static void initial_next_state(struct scanner *sc, int type, bool config)
+{
 	switch (type) {
 	case T_PREFIX_MEM:
 		sc->state = ST_MEM;
@@ -694,6 +672,47 @@ static bool scan_initial_state(struct scanner *sc)
 	default:
 		break;
 	}
+}
+
+static bool scan_initial_state(struct scanner *sc)
+{
+	const char *s = sc->s;
+	int p = sc->pos;
+	bool config = sc->state == ST_CONFIG;
+	struct match m = { 0, 0, 0, 0 };
+	uint64_t num = 0;
+	int type;
+
+	if (at_end(sc, p))
+		return true;
+	if (config)
+		consider_config_rules(sc, &m);
+	consider_initial_rules(sc, &m);
+	if (!m.len) {
+		user_action(sc, 1);	/* "\n": ignored */
+		sc->pos++;
+		return false;
+	}
+	user_action(sc, m.len);
+	type = m.type;
+	if (m.rule == 40) {
+		sc->pos++;
+		return false;
+	}
+	if (type == T_VALUE)
+		type = number_token(s + p, m.len, (int)m.num, T_VALUE, &num);
+	else if (type == T_RAW)	/* perf's raw(): the hex after 'r' ("0x" included) */
+		type = number_token(s + p + 1, m.len - 1, 16, T_RAW, &num);
+	else
+		num = m.num;
+	if (m.rule == 30) {
+		char *text = strndup(s + p, m.len);
+
+		type = sc->classify ? sc->classify(text, sc->priv) : T_NAME;
+		free(text);
+		num = 0;
+	}
+	initial_next_state(sc, type, config);
 	emit(sc, type, s + p, m.len, num);
 	sc->pos += m.len;
 	return false;

@@ -27,101 +27,95 @@ static int check_modifier(const char *str)
 	return 0;
 }
 
-static int get_modifier(struct modifier *mod, const char *str, const struct evsel *evsel)
+/* The exclusions a modifier starts from: the event's own (none for a group's modifier). */
+static void modifier_from_evsel(struct modifier *mod, const struct evsel *evsel)
 {
 	const struct perf_event_attr *a = evsel ? &evsel->attr : NULL;
-	int eu = a ? a->exclude_user : 0;
-	int ek = a ? a->exclude_kernel : 0;
-	int eh = a ? a->exclude_hv : 0;
-	int eH = a ? a->exclude_host : 0;
-	int eG = a ? a->exclude_guest : 0;
-	int eI = a ? a->exclude_idle : 0;
-	int precise = a ? a->precise_ip : 0;
-	int pinned = a ? a->pinned : 0;
-	int exclusive = a ? a->exclusive : 0;
-	int exclude = eu | ek | eh;
-	int exclude_GH = evsel ? evsel->exclude_GH : 0;
-	int precise_max = 0, sample_read = 0, weak = 0, bpf_counter = 0;
 
 	memset(mod, 0, sizeof(*mod));
-	for (; *str; str++) {
-		switch (*str) {
-		case 'u':
-			if (!exclude)
-				exclude = eu = ek = eh = 1;
-			if (!exclude_GH)
-				eG = 1;
-			eu = 0;
-			break;
-		case 'k':
-			if (!exclude)
-				exclude = eu = ek = eh = 1;
-			ek = 0;
-			break;
-		case 'h':
-			if (!exclude)
-				exclude = eu = ek = eh = 1;
-			eh = 0;
-			break;
-		case 'G':
-			if (!exclude_GH)
-				exclude_GH = eG = eH = 1;
-			eG = 0;
-			break;
-		case 'H':
-			if (!exclude_GH)
-				exclude_GH = eG = eH = 1;
-			eH = 0;
-			break;
-		case 'I':
-			eI = 1;
-			break;
-		case 'p':
-			precise++;
-			/* precise sampling needs exclude_guest */
-			if (!exclude_GH)
-				eG = 1;
-			break;
-		case 'P':
-			precise_max = 1;
-			break;
-		case 'S':
-			sample_read = 1;
-			break;
-		case 'D':
-			pinned = 1;
-			break;
-		case 'e':
-			exclusive = 1;
-			break;
-		case 'W':
-			weak = 1;
-			break;
-		case 'b':
-			bpf_counter = 1;
-			break;
-		default:
-			goto done;
-		}
+	if (!a)
+		return;
+	mod->eu = a->exclude_user;
+	mod->ek = a->exclude_kernel;
+	mod->eh = a->exclude_hv;
+	mod->eH = a->exclude_host;
+	mod->eG = a->exclude_guest;
+	mod->eI = a->exclude_idle;
+	mod->precise = a->precise_ip;
+	mod->pinned = a->pinned;
+	mod->exclusive = a->exclusive;
+	mod->exclude_GH = evsel->exclude_GH;
+}
+
+/*
+ * perf's letters: the first of u, k and h excludes all three, then each letter includes its
+ * level again (G and H alike, for guest and host). *exclude: whether one of u, k, h came.
+ * Returns false at a letter that is no modifier.
+ */
+static bool apply_letter(struct modifier *mod, char c, int *exclude)
+{
+	if ((c == 'u' || c == 'k' || c == 'h') && !*exclude)
+		*exclude = mod->eu = mod->ek = mod->eh = 1;
+	if ((c == 'G' || c == 'H') && !mod->exclude_GH)
+		mod->exclude_GH = mod->eG = mod->eH = 1;
+	/* u, and precise sampling, need exclude_guest */
+	if ((c == 'u' || c == 'p') && !mod->exclude_GH)
+		mod->eG = 1;
+	switch (c) {
+	case 'u':
+		mod->eu = 0;
+		break;
+	case 'k':
+		mod->ek = 0;
+		break;
+	case 'h':
+		mod->eh = 0;
+		break;
+	case 'G':
+		mod->eG = 0;
+		break;
+	case 'H':
+		mod->eH = 0;
+		break;
+	case 'I':
+		mod->eI = 1;
+		break;
+	case 'p':
+		mod->precise++;
+		break;
+	case 'P':
+		mod->precise_max = 1;
+		break;
+	case 'S':
+		mod->sample_read = 1;
+		break;
+	case 'D':
+		mod->pinned = 1;
+		break;
+	case 'e':
+		mod->exclusive = 1;
+		break;
+	case 'W':
+		mod->weak = 1;
+		break;
+	case 'b':
+		mod->bpf_counter = 1;
+		break;
+	default:
+		return false;
 	}
-done:
-	if (precise > 3)
-		return -EINVAL;
-	mod->eu = eu;
-	mod->ek = ek;
-	mod->eh = eh;
-	mod->eH = eH;
-	mod->eG = eG;
-	mod->eI = eI;
-	mod->precise = precise;
-	mod->precise_max = precise_max;
-	mod->sample_read = sample_read;
-	mod->pinned = pinned;
-	mod->exclusive = exclusive;
-	mod->exclude_GH = exclude_GH;
-	mod->weak = weak;
-	mod->bpf_counter = bpf_counter;
-	return 0;
+	return true;
+}
+
+static int get_modifier(struct modifier *mod, const char *str, const struct evsel *evsel)
+{
+	int exclude;
+
+	modifier_from_evsel(mod, evsel);
+	exclude = mod->eu | mod->ek | mod->eh;
+	while (*str && apply_letter(mod, *str, &exclude))
+		str++;
+	return mod->precise > 3 ? -EINVAL : 0;
 }
 
 int apply_modifier(struct evsel *evsels, int nr, const char *str, bool add)
