@@ -380,7 +380,7 @@ int on_switch(struct bpf_raw_tracepoint_args *ctx)
 	if (args[0] == LEADER_SYNC_MAGIC) {
 		struct bpf_perf_event_value hits;
 
-		/* a lookup that keeps inner_ids among this program's maps, where user space finds it */
+		/* a lookup that keeps inner_ids among this program's maps (user space finds it) */
 		bpf_map_lookup_elem(&inner_ids, &zero);
 		/* and a read of no consequence that keeps the exit probe's event */
 		bpf_perf_event_read_value(&exit_probe_hold, 0, &hits, sizeof(hits));

@@ -67,9 +67,9 @@ static __always_inline void *chunk_elem(void *outer, __u32 idx)
 /*
  * Per CPU, the registered cgroups (their cg_accum indices) on the paths of the last cgroups
  * slices ran in, so that a switch between cgroups it saw lately walks no path: the walk costs
- * up to three kernel reads and two lookups per level. A struct cgroup is known by its address and its
- * self.serial_nr (a cgroup made later at a freed one's address has another); a path is good
- * while filter_gen[LEADER_GEN_CG] holds the value it was walked at.
+ * up to three kernel reads and two lookups per level. A struct cgroup is known by its address
+ * and its self.serial_nr (a cgroup made later at a freed one's address has another); a path is
+ * good while filter_gen[LEADER_GEN_CG] holds the value it was walked at.
  */
 struct cg_path {
 	__u64 cgrp;	/* struct cgroup *; 0: never used */

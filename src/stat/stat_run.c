@@ -61,6 +61,7 @@ static void aggregate_per_prog(struct stat_run *r, const struct raw_count *const
  */
 static void build_aggr(struct stat_run *r)
 {
+	struct run_results *res = &r->results;
 	const struct stat_options *o = &r->opts;
 	const struct cpu_map *cpus = &r->run.session.target.cpus;
 	bool topo_mode = o->aggr_mode == AGGR_SOCKET || o->aggr_mode == AGGR_DIE ||
@@ -70,7 +71,7 @@ static void build_aggr(struct stat_run *r)
 	int i, max_cpu = 0;
 
 	if (!topo_mode && !percore) {
-		r->results.nr_aggr = aggr_ids_build(o->aggr_mode, &r->run.session.target, &r->results.aggr);
+		res->nr_aggr = aggr_ids_build(o->aggr_mode, &r->run.session.target, &res->aggr);
 		return;
 	}
 	for (i = 0; i < cpus->nr; i++)
@@ -78,16 +79,16 @@ static void build_aggr(struct stat_run *r)
 			max_cpu = cpus->cpus[i];
 	cpu_topology_read(&topo, topology_sysfs_root(), max_cpu + 1);
 	if (topo_mode) {
-		r->results.nr_aggr = aggr_ids_build_topology(o->aggr_mode, cpus, &topo, &r->results.aggr,
-						     &r->results.cpu_aggr);
+		res->nr_aggr = aggr_ids_build_topology(o->aggr_mode, cpus, &topo, &res->aggr,
+						     &res->cpu_aggr);
 	} else {
-		r->results.nr_aggr = aggr_ids_build(o->aggr_mode, &r->run.session.target, &r->results.aggr);
-		for (i = 0; i < r->results.nr_aggr; i++) {
-			int cpu = r->results.aggr[i].cpu;
+		res->nr_aggr = aggr_ids_build(o->aggr_mode, &r->run.session.target, &res->aggr);
+		for (i = 0; i < res->nr_aggr; i++) {
+			int cpu = res->aggr[i].cpu;
 
-			r->results.aggr[i].socket = cpu >= 0 ? topo.socket[cpu] : -1;
-			r->results.aggr[i].die = cpu >= 0 ? topo.die[cpu] : -1;
-			r->results.aggr[i].core = cpu >= 0 ? topo.core[cpu] : -1;
+			res->aggr[i].socket = cpu >= 0 ? topo.socket[cpu] : -1;
+			res->aggr[i].die = cpu >= 0 ? topo.die[cpu] : -1;
+			res->aggr[i].core = cpu >= 0 ? topo.core[cpu] : -1;
 		}
 	}
 	cpu_topology_free(&topo);
@@ -97,13 +98,14 @@ static void build_aggr(struct stat_run *r)
 static void aggregate_for_print(struct stat_run *r, const struct raw_count *const *prev,
 				struct counter_value *out)
 {
+	struct run_results *res = &r->results;
 	const struct stat_session *s = &r->run.session;
 
-	aggregate_counts_mapped(s->counters, s->evlist->nr, prev, r->opts.aggr_mode, r->results.nr_aggr,
-				r->results.cpu_aggr, r->opts.scale, out);
+	aggregate_counts_mapped(s->counters, s->evlist->nr, prev, r->opts.aggr_mode, res->nr_aggr,
+				res->cpu_aggr, r->opts.scale, out);
 	if (r->opts.aggr_mode == AGGR_NONE)
-		percore_sum(s->evlist, r->results.aggr, r->results.nr_aggr, r->opts.percore_show_thread, out);
-	pmu_merge_values(s->evlist, r->results.aggr, r->results.nr_aggr, r->opts.aggr_mode, &r->merge, out);
+		percore_sum(s->evlist, res->aggr, res->nr_aggr, r->opts.percore_show_thread, out);
+	pmu_merge_values(s->evlist, res->aggr, res->nr_aggr, r->opts.aggr_mode, &r->merge, out);
 }
 
 static void save_prev(struct stat_run *r)
@@ -244,8 +246,8 @@ static void wait_for_end(struct stat_run *r, __u64 t0)
 		if (poll_task && (!wake || now + 1000000000ull < wake))
 			wake = now + 1000000000ull;
 		if (control_active(&r->opts.control)) {
-			sig = wait_signal_or_command(r, wake ? (long long)(wake > now ? wake - now : 0) :
-							      -1);
+			sig = wait_signal_or_command(r, !wake ? -1 :
+							(long long)(wake > now ? wake - now : 0));
 		} else if (wake) {
 			ts = ns_to_timespec(wake > now ? wake - now : 0);
 			sig = sigtimedwait(&r->sigs, &info, &ts);
@@ -268,6 +270,8 @@ static void wait_for_end(struct stat_run *r, __u64 t0)
 
 static void report_workload_status(struct stat_run *r)
 {
+	struct run_results *res = &r->results;
+	const struct rusage *ru = &r->run.workload.rusage;
 	int status = r->run.workload.status;
 
 	if (WIFEXITED(status)) {
@@ -278,8 +282,8 @@ static void report_workload_status(struct stat_run *r)
 			psignal(WTERMSIG(status), r->opts.argv[0]);
 		r->exit_code = 0;
 	}
-	r->results.user_s = r->run.workload.rusage.ru_utime.tv_sec + r->run.workload.rusage.ru_utime.tv_usec / 1e6;
-	r->results.sys_s = r->run.workload.rusage.ru_stime.tv_sec + r->run.workload.rusage.ru_stime.tv_usec / 1e6;
+	res->user_s = ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6;
+	res->sys_s = ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6;
 }
 
 /* The workload could not be released: it died before its exec (killed meanwhile). */
@@ -299,34 +303,37 @@ static void report_unstarted_workload(struct stat_run *r, int err)
 
 static void collect_run(struct stat_run *r, int run_idx, double elapsed_ns)
 {
+	struct run_results *res = &r->results;
 	struct stat_session *s = &r->run.session;
 	int n, i;
 
-	if (!r->results.aggr)
+	if (!res->aggr)
 		build_aggr(r);
-	n = s->evlist->nr * r->results.nr_aggr;
-	if (!r->results.values) {
-		r->results.values = xzalloc(n * sizeof(*r->results.values));
-		r->results.value_stats = xzalloc(n * sizeof(*r->results.value_stats));
-		r->results.shadow_counts = xzalloc(n * sizeof(*r->results.shadow_counts));
+	n = s->evlist->nr * res->nr_aggr;
+	if (!res->values) {
+		res->values = xzalloc(n * sizeof(*res->values));
+		res->value_stats = xzalloc(n * sizeof(*res->value_stats));
+		res->shadow_counts = xzalloc(n * sizeof(*res->shadow_counts));
 		/* -r 0 (forever) keeps one run at a time */
-		r->results.run_elapsed = xzalloc((r->opts.run_count ? r->opts.run_count : 1) *
-					 sizeof(*r->results.run_elapsed));
+		res->run_elapsed = xzalloc((r->opts.run_count ? r->opts.run_count : 1) *
+					 sizeof(*res->run_elapsed));
 	}
-	aggregate_for_print(r, NULL, r->results.values);
+	aggregate_for_print(r, NULL, res->values);
 	for (i = 0; i < n; i++) {
-		run_stats_update(&r->results.value_stats[i], r->results.values[i].count);
-		r->results.shadow_counts[i] = r->results.value_stats[i].mean;
-		r->results.values[i].noise_pct = r->results.values[i].count ?
-			100.0 * run_stats_stddev_mean(&r->results.value_stats[i]) / r->results.values[i].count : 0;
+		struct counter_value *v = &res->values[i];
+
+		run_stats_update(&res->value_stats[i], v->count);
+		res->shadow_counts[i] = res->value_stats[i].mean;
+		v->noise_pct = v->count ?
+			100.0 * run_stats_stddev_mean(&res->value_stats[i]) / v->count : 0;
 	}
 	if (r->bpf_progs.nr) {
-		if (!r->results.prog_values)
-			r->results.prog_values = prog_values_alloc(r);
-		aggregate_per_prog(r, NULL, r->results.prog_values);
+		if (!res->prog_values)
+			res->prog_values = prog_values_alloc(r);
+		aggregate_per_prog(r, NULL, res->prog_values);
 	}
-	run_stats_update(&r->results.elapsed, elapsed_ns);
-	r->results.run_elapsed[run_idx] = elapsed_ns / 1e9;
+	run_stats_update(&res->elapsed, elapsed_ns);
+	res->run_elapsed[run_idx] = elapsed_ns / 1e9;
 }
 
 /*
