@@ -30,11 +30,13 @@ skip() {
 # succeeds; fails (status 1) when TIMEOUT seconds (a decimal) have passed without success. The
 # one polling loop of the tests: the kernel frees BPF objects, and processes start, out of step.
 wait_until() {
-	local cmd=$1 deadline
+	# names of their own: CMD may use the caller's cmd or deadline
+	local _wu_cmd=$1 _wu_end
 
-	deadline=$(($(date +%s%N) + $(awk -v t="$2" 'BEGIN { printf "%d", t * 1e9 }')))
-	until eval "$cmd"; do
-		[ "$(date +%s%N)" -lt "$deadline" ] || return 1
+	# %.0f, not %d: mawk's %d stops at 2^31 - 1 (2.1 s in ns)
+	_wu_end=$(($(date +%s%N) + $(awk -v t="$2" 'BEGIN { printf "%.0f", t * 1e9 }')))
+	until eval "$_wu_cmd"; do
+		[ "$(date +%s%N)" -lt "$_wu_end" ] || return 1
 		sleep 0.05
 	done
 }

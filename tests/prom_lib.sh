@@ -74,10 +74,7 @@ EOF
 		--storage.tsdb.retention.time=1h --web.listen-address="127.0.0.1:$port" \
 		--log.level=warn >"$TMP/prom/log" 2>&1 &
 	BG_PIDS+=($!)
-	for _ in $(seq 100); do
-		curl -sf "$PROM/-/ready" >/dev/null && return 0
-		sleep 0.1
-	done
+	wait_until 'curl -sf "$PROM/-/ready" >/dev/null' 10 && return 0
 	cat "$TMP/prom/log" >&2
 	fail "Prometheus did not get ready"
 }
@@ -101,10 +98,6 @@ prom_target() {
 prom_wait_up() {
 	local t
 
-	for _ in $(seq $((${1:-20} * 10))); do
-		t=$(prom_target)
-		[ "${t%% *}" = up ] && return 0
-		sleep 0.1
-	done
-	fail "Prometheus target not up after ${1:-20} s: $t"
+	wait_until 't=$(prom_target); [ "${t%% *}" = up ]' "${1:-20}" ||
+		fail "Prometheus target not up after ${1:-20} s: $t"
 }

@@ -107,11 +107,7 @@ map_dead_entries() {
 assert_nothing_left() {
 	local dead
 
-	for _ in $(seq 30); do
-		new_leader_progs >/dev/null || break
-		sleep 0.1
-	done
-	if new_leader_progs >/dev/null; then
+	if ! wait_until '! new_leader_progs >/dev/null' 3; then
 		bpftool prog show >&2
 		fail "leader programs left loaded: $(new_leader_progs | paste -sd' ' -)" \
 			"links: $(new_leader_links | paste -sd';' -)"
@@ -207,10 +203,11 @@ pct_gap() {
 
 # wait_stopped PID: returns once process PID is stopped; fails if it ends first.
 wait_stopped() {
-	while ! grep -q '^State:.*stopped' "/proc/$1/status" 2>/dev/null; do
-		[ -e "/proc/$1" ] || fail "process $1 ended before it stopped"
-		sleep 0.01
-	done
+	local pid=$1
+
+	wait_until 'grep -q "^State:.*stopped" "/proc/$pid/status" 2>/dev/null ||
+		{ [ -e "/proc/$pid" ] || fail "process $pid ended before it stopped"; false; }' \
+		30 || fail "process $pid did not stop in 30 s"
 }
 
 # start_stopped CMD...: starts CMD stopped before its exec (SIGSTOP), address-space randomisation
@@ -230,14 +227,12 @@ start_stopped() {
 daemon_says() {
 	local pid=$1 err=$2 what=$3
 
-	for _ in $(seq "${4:-100}"); do
-		if grep -q "^bperf daemon: $what" "$err"; then
-			sed -n "s|^bperf daemon: $what||p" "$err" | head -n 1
-			return 0
-		fi
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.05
-	done
+	wait_until 'grep -q "^bperf daemon: $what" "$err" || ! kill -0 "$pid" 2>/dev/null' \
+		"$(awk -v n="${4:-100}" 'BEGIN { print n * 0.05 }')"
+	if grep -q "^bperf daemon: $what" "$err"; then
+		sed -n "s|^bperf daemon: $what||p" "$err" | head -n 1
+		return 0
+	fi
 	cat "$err" >&2
 	return 1
 }
@@ -340,13 +335,8 @@ registered() {
 # wait_registered N: polls until N slots are active, for up to REGISTER_TIMEOUT seconds (5; the
 # emulated guests give more)
 wait_registered() {
-	local n end=$((SECONDS + ${REGISTER_TIMEOUT:-5}))
+	local want=$1 n
 
-	while :; do
-		n=$(registered)
-		[ "$n" = "$1" ] && return 0
-		[ "$SECONDS" -lt "$end" ] || break
-		sleep 0.05
-	done
-	fail "$n slots registered, expected $1"
+	wait_until 'n=$(registered); [ "$n" = "$want" ]' "${REGISTER_TIMEOUT:-5}" ||
+		fail "$n slots registered, expected $want"
 }

@@ -162,11 +162,7 @@ bpf_two_sessions() {
 		-G "$B" -o "$tmp/two_b" -- sh -c "touch $tmp/b_counts;
 		while [ ! -e $tmp/go ] && [ -d $tmp ]; do sleep 0.02; done; $IN $B $PT $M" &
 	x_pid=$!
-	for _ in $(seq 200); do
-		[ ! -e "$tmp/b_counts" ] || break
-		sleep 0.05
-	done
-	[ -e "$tmp/b_counts" ] || fail "session B's workload did not start"
+	wait_until '[ -e "$tmp/b_counts" ]' 10 || fail "session B's workload did not start"
 	norandom "$BPERF" stat --bpf-counters --bpf-attr-map "$BPF_MAP" -a -x, -e page-faults \
 		-G "$A" -o "$tmp/two_a" -- sh -c "$IN $A $PT $N;
 		bpftool -j map dump pinned $BPF_MAP >$tmp/entries; bpftool -j link show >$tmp/links
@@ -183,11 +179,8 @@ bpf_two_sessions() {
 	assert_eq $((N + k)) "$(csv_cgroup_count "$tmp/two_a" page-faults "$A")" "session A's faults"
 	assert_eq $((M + k)) "$(csv_cgroup_count "$tmp/two_b" page-faults "$B")" "session B's faults"
 	# programs are freed asynchronously: up to 3 s
-	for _ in $(seq 30); do
-		bpftool prog show id "$prog" >/dev/null 2>&1 || break
-		sleep 0.1
-	done
-	! bpftool prog show id "$prog" >/dev/null 2>&1 || fail "leader program $prog left"
+	wait_until '! bpftool prog show id "$prog" >/dev/null 2>&1' 3 ||
+		fail "leader program $prog left"
 	! bpftool link show id "$link" >/dev/null 2>&1 || fail "leader link $link left"
 }
 if command -v bpftool >/dev/null && command -v jq >/dev/null; then
@@ -223,6 +216,12 @@ fi
 
 # A task moved into a cgroup by another process (here the test, as systemd moves a service)
 # while it sleeps: what it does after the move counts in that cgroup, shared as direct.
+# moved_waits: sets bpf_moved_by_other's pid and state; succeeds once its workload waits (S)
+moved_waits() {
+	pid=$(cat "$tmp/moved.pid" 2>/dev/null)
+	state=$([ -n "$pid" ] && awk '{ print $3 }' "/proc/$pid/stat")
+	[ "$state" = S ]
+}
 bpf_moved_by_other() {
 	local pid state
 
@@ -231,12 +230,7 @@ bpf_moved_by_other() {
 	norandom "$BPERF" stat --bpf-attr-map "$BPF_MAP" -a -x, -o "$tmp/moved" \
 		-e page-faults,page-faults:b -G "$A,$A" -- \
 		sh -c "echo \$\$ >$tmp/moved.pid; read _ <$tmp/release; exec $PT $N" &
-	for _ in $(seq 200); do
-		pid=$(cat "$tmp/moved.pid" 2>/dev/null)
-		state=$([ -n "$pid" ] && awk '{ print $3 }' "/proc/$pid/stat")
-		[ "$state" = S ] && break
-		sleep 0.02
-	done
+	wait_until moved_waits 4
 	if [ "$state" != S ] || ! echo "$pid" >"$MNT/$A/cgroup.procs"; then
 		timeout 5 sh -c "echo >$tmp/release"
 		fail "the workload could not be moved while it waited: pid '$pid', state '$state'"

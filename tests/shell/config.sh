@@ -226,18 +226,12 @@ if [ -n "$check_progs" ]; then
 	"$BPERF" stat -e page-faults -- sleep 1 >"$tmp/bg.out" 2>&1 &
 	bg_pid=$!
 	seen=0
-	for _ in $(seq 40); do
-		[ "$(on_switch_count)" -gt 0 ] && { seen=1; break; }
-		sleep 0.02
-	done
+	wait_until '[ "$(on_switch_count)" -gt 0 ]' 0.8 && seen=1
 	wait "$bg_pid" || { cat "$tmp/bg.out" >&2; case_fail "background bperf stat failed"; }
 	bg_pid=
 	[ $seen = 1 ] || case_fail "no on_switch program while a configured session runs"
 	# the kernel frees a program shortly after its last fd and link are gone
-	for _ in $(seq 100); do
-		[ "$(on_switch_count)" = 0 ] && break
-		sleep 0.05
-	done
+	wait_until '[ "$(on_switch_count)" = 0 ]' 5
 	assert_eq 0 "$(on_switch_count)" "on_switch programs left after the session"
 
 	# and none without the config

@@ -45,12 +45,13 @@ trap 'shared_cleanup; remove_cgroups' EXIT
 IN=$(in_cgroup_script "$TMP" "$MNT")
 
 # start_daemon [PORT [OPTIONS...]]: a daemon on 127.0.0.1:PORT (0: the kernel's choice); sets
-# DPID and PORT once it says where it listens.
+# DPID and PORT once it says where it listens. Its -v is bperf's --debug verbose=1, given before
+# the command: the leader lines this test reads from daemon.err prove that the daemon takes it.
 start_daemon() {
 	local port=${1:-0}
 
 	shift
-	$DAEMON_WRAP "$BPERF" daemon -v --listen "127.0.0.1:$port" --socket none \
+	$DAEMON_WRAP "$BPERF" --debug verbose=1 daemon --listen "127.0.0.1:$port" --socket none \
 		--bpf-attr-map "$SHARED_MAP" --cgroup-root "$ROOT" -e "$EVENTS" "$@" 2>"$TMP/daemon.err" &
 	DPID=$!
 	BG_PIDS+=("$DPID")
@@ -93,29 +94,31 @@ total() {
 	awk -v fam="$2" 'index($1, fam "{") == 1 { s += $2 } END { printf "%d\n", s }' "$1"
 }
 
-# wait_cgroups PRESENT|ABSENT CGROUP...: polls every 100 ms until each cgroup's page-faults
-# series is there (or gone); fails after 1.5 s (the daemon promises 1 s).
+# wait_cgroups PRESENT|ABSENT CGROUP...: polls until each cgroup's page-faults series is there
+# (or gone); fails after 1.5 s (the daemon promises 1 s).
 wait_cgroups() {
 	local want=$1 cg missing t0
 
 	shift
+	local cgs=("$@")
 	t0=$(date +%s%N)
-	while :; do
-		scrape >"$TMP/poll" || fail "scrape failed"
-		missing=
-		for cg in "$@"; do
-			if [ -n "$(own "$TMP/poll" page-faults "/$cg")" ]; then
-				[ "$want" = ABSENT ] && missing+=" $cg"
-			else
-				[ "$want" = PRESENT ] && missing+=" $cg"
-			fi
-		done
-		[ -z "$missing" ] && break
-		[ $(($(date +%s%N) - t0)) -lt 1500000000 ] ||
-			fail "cgroups still not $want after 1.5 s:$missing"
-		sleep 0.1
-	done
+	wait_until cgroups_as_wanted 1.5 || fail "cgroups still not $want after 1.5 s:$missing"
 	echo "cgroups $want after $((($(date +%s%N) - t0) / 1000000)) ms: $*"
+}
+
+# cgroups_as_wanted: one scrape of wait_cgroups's poll; sets its missing to those of its cgs
+# not yet as it wants, and succeeds when there are none.
+cgroups_as_wanted() {
+	scrape >"$TMP/poll" || fail "scrape failed"
+	missing=
+	for cg in "${cgs[@]}"; do
+		if [ -n "$(own "$TMP/poll" page-faults "/$cg")" ]; then
+			[ "$want" = ABSENT ] && missing+=" $cg"
+		else
+			[ "$want" = PRESENT ] && missing+=" $cg"
+		fi
+	done
+	[ -z "$missing" ]
 }
 
 # cg_index_entries: cgroups registered in the live leader the attr map names (one is expected).
@@ -289,10 +292,7 @@ mkfifo "$TMP/go"
 	-o "$TMP/k.out" -- sh -c "read -r _ <$TMP/go" 2>"$TMP/k.err" &
 spid=$!
 BG_PIDS+=("$spid")
-for _ in $(seq 100); do
-	grep -q '^bperf: sharing leader link' "$TMP/k.err" && break
-	sleep 0.1
-done
+wait_until 'grep -q "^bperf: sharing leader link" "$TMP/k.err"' 10
 grep -q '^bperf: sharing leader link [0-9]* (member 0 of its group)' "$TMP/k.err" ||
 	{ cat "$TMP/k.err" >&2; fail "the session did not share the daemon's leader"; }
 # the session holds the daemon's leader after the daemon dies: the next session's reclaim frees
@@ -361,11 +361,7 @@ $DAEMON_WRAP "$BPERF" daemon --listen none --socket "$TMP/run/daemon.sock" \
 	--bpf-attr-map "$SHARED_MAP" -e page-faults --cgroup-root "$ROOT" 2>"$TMP/sock.err" &
 spid=$!
 BG_PIDS+=("$spid")
-for _ in $(seq 100); do
-	[ -S "$TMP/run/daemon.sock" ] && break
-	kill -0 "$spid" 2>/dev/null || break
-	sleep 0.1
-done
+wait_until '[ -S "$TMP/run/daemon.sock" ] || ! kill -0 "$spid" 2>/dev/null' 10
 [ -S "$TMP/run/daemon.sock" ] || { cat "$TMP/sock.err" >&2; fail "no socket $TMP/run/daemon.sock"; }
 assert_eq 755 "$(stat -c %a "$TMP/run")" "the mode of the socket's directory"
 kill -TERM "$spid"

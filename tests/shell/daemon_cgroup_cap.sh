@@ -34,11 +34,9 @@ gauges() {
 
 # wait_gauges "C D": until the gauges are C and D (120 s)
 wait_gauges() {
-	for _ in $(seq 600); do
-		[ "$(gauges)" = "$1" ] && return 0
-		sleep 0.2
-	done
-	fail "the gauges are $(gauges), not $1"
+	local want=$1
+
+	wait_until '[ "$(gauges)" = "$want" ]' 120 || fail "the gauges are $(gauges), not $want"
 }
 
 # it opens 65,536 cgroups' counters before it listens: a minute on a slow machine (2 in CI)

@@ -93,25 +93,27 @@ check() {
 	local what=$1 limit=${2:-1.5} t0 ms paths ids want
 
 	t0=$(date +%s%N)
-	while :; do
-		tree >"$TMP/tree"
-		registered >"$TMP/registered"
-		paths=$(diff "$TMP/tree" "$TMP/registered" | grep '^[<>]' | head -n 5 | tr '\n' ' ')
-		ids=$(cd "$MNT" && find "$ROOT" -type d -exec stat -c %i {} + 2>/dev/null |
-			sort -n | md5sum)
-		ms=$((($(date +%s%N) - t0) / 1000000))
-		want=$(wc -l <"$TMP/tree")
-		[ -z "$paths" ] && [ "$ids" = "$(leader_ids | md5sum)" ] &&
-			[ "$(gauge)" = "$want" ] &&
-			{ [ "$WATCHED" = no ] || [ "$(watches)" = "$want" ]; } && break
-		awk -v ms="$ms" -v l="$limit" 'BEGIN { exit !(ms > l * 1000) }' &&
-			fail "$what: after $ms ms the daemon has not the tree's cgroups" \
-				"(paths: ${paths:-alike}; ids alike: $([ "$ids" = "$(leader_ids |
-				md5sum)" ] && echo yes || echo no); gauge $(gauge)," \
-				"watches $(watches) for $want)"
-		sleep 0.05
-	done
+	wait_until tree_alike "$limit" ||
+		fail "$what: after $ms ms the daemon has not the tree's cgroups" \
+			"(paths: ${paths:-alike}; ids alike: $([ "$ids" = "$(leader_ids |
+			md5sum)" ] && echo yes || echo no); gauge $(gauge)," \
+			"watches $(watches) for $want)"
 	echo "$what: $(wc -l <"$TMP/tree") cgroups registered alike after $ms ms"
+}
+
+# tree_alike: one look of check's poll, setting its paths, ids, ms and want: whether the daemon
+# has the tree's cgroups
+tree_alike() {
+	tree >"$TMP/tree"
+	registered >"$TMP/registered"
+	paths=$(diff "$TMP/tree" "$TMP/registered" | grep '^[<>]' | head -n 5 | tr '\n' ' ')
+	ids=$(cd "$MNT" && find "$ROOT" -type d -exec stat -c %i {} + 2>/dev/null |
+		sort -n | md5sum)
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	want=$(wc -l <"$TMP/tree")
+	[ -z "$paths" ] && [ "$ids" = "$(leader_ids | md5sum)" ] &&
+		[ "$(gauge)" = "$want" ] &&
+		{ [ "$WATCHED" = no ] || [ "$(watches)" = "$want" ]; }
 }
 
 mkdir -p "$MNT/$ROOT/a/b/c" "$MNT/$ROOT/x"

@@ -142,11 +142,8 @@ for d in a b; do
 	kill -TERM "${pid[$d]}"
 	wait "${pid[$d]}" || fail "bperf daemon $d exited $? on SIGTERM"
 	for id in $links; do
-		for _ in $(seq 30); do
-			bpftool link show id "$id" >/dev/null 2>&1 || break
-			sleep 0.1
-		done
-		bpftool link show id "$id" >/dev/null 2>&1 && fail "daemon $d: link $id left"
+		wait_until '! bpftool link show id "$id" >/dev/null 2>&1' 3 ||
+			fail "daemon $d: link $id left"
 	done
 	[ -z "$(map_link_ids "${SHARED_MAP}_$d")" ] || fail "daemon $d: attr map entries left"
 done

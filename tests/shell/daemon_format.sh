@@ -48,10 +48,7 @@ PERF_CONFIG=$TMP/config daemon_start daemon -e page-faults,context-switches,cpu-
 grep -q 'per-cgroup counting is not available' "$TMP/daemon.err" &&
 	fail "the daemon exports no per-cgroup series: $(cat "$TMP/daemon.err")"
 want=$((${#NAMES[@]} + 1))	# the root and its children
-for _ in $(seq 40); do
-	[ "$(daemon_gauge bperf_daemon_cgroups)" = "$want" ] && break
-	sleep 0.05
-done
+wait_until '[ "$(daemon_gauge bperf_daemon_cgroups)" = "$want" ]' 2
 assert_eq "$want" "$(daemon_gauge bperf_daemon_cgroups)" "bperf_daemon_cgroups"
 
 # The text format: promtool has nothing to say, and the labels are escaped as 0.0.4 wants.

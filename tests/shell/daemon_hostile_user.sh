@@ -61,11 +61,7 @@ base=$(least_count faults 0) || exit 1
 # ---- the hostile user ------------------------------------------------------------------------
 "$TMP/as_uid" "$NOBODY_UID" "$PROBE" - anonlock >"$TMP/lock" &
 BG_PIDS+=($!)
-for _ in $(seq 100); do
-	grep -q locked "$TMP/lock" && break
-	sleep 0.05
-done
-grep -q locked "$TMP/lock" || fail "nobody could not flock an eventfd"
+wait_until 'grep -q locked "$TMP/lock"' 5 || fail "nobody could not flock an eventfd"
 sleep 600 &
 VICTIM=$!
 BG_PIDS+=("$VICTIM")

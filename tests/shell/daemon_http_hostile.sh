@@ -63,10 +63,7 @@ per_peer=$((nofile / 2 / 16))
 [ "$per_peer" -gt 256 ] && per_peer=256
 "$HOSTILE" hold "$PORT" 300 127.0.0.250 0 >"$TMP/hold.out" &
 BG_PIDS+=($!)
-for _ in $(seq 50); do
-	[ -s "$TMP/hold.out" ] && break
-	sleep 0.1
-done
+wait_until '[ -s "$TMP/hold.out" ]' 5
 assert_eq "open $per_peer closed $((300 - per_peer))" "$(cat "$TMP/hold.out")" \
 	"300 connections from one address (fd limit $nofile)"
 # one more a second later: its line is not left out even if that second's five were spent

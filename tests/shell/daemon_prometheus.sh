@@ -51,13 +51,16 @@ now() {
 wait_scraped_after() {
 	local t=$1 min
 
-	for _ in $(seq 100); do
-		min=$(prom_query "min(timestamp(bperf_cgroup_page_faults_total{cgroup=\"/$CG\"}))" |
-			jq -r '.data.result[0].value[1] // 0')
-		awk -v m="$min" -v t="$t" 'BEGIN { exit !(m > t) }' && return 0
-		sleep 0.2
-	done
-	fail "no scrape of /$CG after $t (last $min; target: $(prom_target))"
+	wait_until 'scraped_after "$t"' 20 ||
+		fail "no scrape of /$CG after $t (last $min; target: $(prom_target))"
+}
+
+# scraped_after T: wait_scraped_after's poll; sets its min (the oldest of the series' last
+# scrapes)
+scraped_after() {
+	min=$(prom_query "min(timestamp(bperf_cgroup_page_faults_total{cgroup=\"/$CG\"}))" |
+		jq -r '.data.result[0].value[1] // 0')
+	awk -v m="$min" -v t="$1" 'BEGIN { exit !(m > t) }'
 }
 
 # run_phase N: the workload in w, counted directly; its counts in $TMP/dN.
@@ -91,10 +94,7 @@ wait_scraped_after "$(now)"
 kill -KILL "$DAEMON_PID"
 wait "$DAEMON_PID" 2>/dev/null
 restart=$(now)
-for _ in $(seq 50); do
-	[ "$(prom_query up | jq -r '.data.result[0].value[1]')" = 0 ] && break
-	sleep 0.2
-done
+wait_until '[ "$(prom_query up | jq -r ".data.result[0].value[1]")" = 0 ]' 10
 assert_eq 0 "$(prom_query up | jq -r '.data.result[0].value[1]')" "up while the daemon is down"
 daemon_start daemon2 -e page-faults,context-switches --cgroup-root "$ROOT"
 wait_scraped_after "$(now)"
@@ -117,23 +117,19 @@ for ev in "${EVENTS[@]}"; do
 	series=$(jq '.data.result | length' "$TMP/$ev.json")
 	[ "$series" -ge 1 ] || fail "no $ev series of /$CG in Prometheus"
 	echo "$perf_name: direct $d1 + $d2, Prometheus $sum ($series series)"
-	if [ "$perf_name" = context-switches ]; then
-		# Known gap (tests/README.md, shared_churn.sh): this host's guest agent threads switch
-		# without the sched_switch tracepoint, so now and then a switch of the workload is
-		# read in another cgroup's slice: 3 of 11,931 once, 9 of 11,999 once (0.1% allowed).
-		# Page faults stay exact.
-		gap=$((sum - d1 - d2))
-		[ "${gap#-}" -le $(((d1 + d2) / 1000 + 1)) ] ||
-			fail "$perf_name of /$CG in Prometheus: $sum against bperf stat -G $((d1 + d2))"
-	else
-		# the samples say which phase, and where, lost counts (once in CI: 2,000 of 6,134)
+	# Known gap (tests/README.md, shared_churn.sh): this host's guest agent threads switch
+	# without the sched_switch tracepoint, so now and then a slice of the workload is read in
+	# another cgroup's: context switches 3 of 11,931 once, 9 of 11,999 once; page faults 6 of
+	# 6,133 once (0.1% allowed). A larger gap fails, with what the samples and the daemons say
+	# (once in CI, under load: 2,000 of 6,134, and 2,410 of 3,066 in the phase after the
+	# restart: not understood yet).
+	gap=$((sum - d1 - d2))
+	if [ "${gap#-}" -gt $(((d1 + d2) / 1000 + 1)) ]; then
 		samples=$(jq -c '[.data.result[] | [.values[][1] | tonumber]]' "$TMP/$ev.json")
-		what="$perf_name of /$CG in Prometheus against bperf stat -G ($d1 + $d2; $samples)"
-		# and what the daemons said (a cgroup whose bases could not be read is left out
-		# until the next scrape, and so are its counts meanwhile)
-		[ $((d1 + d2)) = "$sum" ] || grep -h -v '^bperf: \(kernel feature\|leader\)' \
-			"$TMP/daemon1.err" "$TMP/daemon2.err" | tail -n 8 >&2
-		assert_eq $((d1 + d2)) "$sum" "$what"
+		grep -h -v '^bperf: \(kernel feature\|leader\)' "$TMP/daemon1.err" \
+			"$TMP/daemon2.err" | tail -n 8 >&2
+		fail "$perf_name of /$CG in Prometheus: $sum against bperf stat -G" \
+			"$((d1 + d2)) ($d1 + $d2; samples $samples)"
 	fi
 
 	# every series that had counted before the restart saw a reset there

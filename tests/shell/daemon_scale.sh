@@ -62,11 +62,10 @@ scrape_to() {
 
 # wait_counted N: until bperf_daemon_cgroups is N (60 s)
 wait_counted() {
-	for _ in $(seq 600); do
-		daemon_scrape "$PORT" | grep -qx "bperf_daemon_cgroups $1" && return 0
-		sleep 0.1
-	done
-	fail "bperf_daemon_cgroups is not $1: $(daemon_scrape "$PORT" | grep '^bperf_daemon_')"
+	local n=$1
+
+	wait_until 'daemon_scrape "$PORT" | grep -qx "bperf_daemon_cgroups $n"' 60 && return 0
+	fail "bperf_daemon_cgroups is not $n: $(daemon_scrape "$PORT" | grep '^bperf_daemon_')"
 }
 
 # measure N BOUND: once N cgroups are counted, a scrape by the formula and the BPF map memory

@@ -131,10 +131,7 @@ BG_PIDS+=("$own_pid")
 "$WORKLOADS/sleeper" 600000 &
 root_pid=$!
 BG_PIDS+=("$root_pid")
-for _ in $(seq 100); do
-	[ "$(stat -c %u "/proc/$own_pid")" = "$NOBODY_UID" ] && break
-	sleep 0.02
-done
+wait_until '[ "$(stat -c %u "/proc/$own_pid")" = "$NOBODY_UID" ]' 2 || true
 
 # counted TARGET...: nobody counts page-faults of TARGET for 0.3 s: exit 0, a count > 0
 counted() {
@@ -241,10 +238,7 @@ check half_of_the_group half_of_the_group
 setpriv --reuid=4242 --regid=4242 --clear-groups sleep 600 >/dev/null 2>&1 &
 other_pid=$!
 BG_PIDS+=("$other_pid")
-for _ in $(seq 100); do
-	[ "$(stat -c %u "/proc/$other_pid" 2>/dev/null)" = 4242 ] && break
-	sleep 0.02
-done
+wait_until '[ "$(stat -c %u "/proc/$other_pid" 2>/dev/null)" = 4242 ]' 2 || true
 check other_pid refused "$perm process id $other_pid: not permitted" -p "$other_pid" sleep 0.1
 check other_tid refused "$perm thread id $other_pid: not permitted" -t "$other_pid" sleep 0.1
 free_tid=$(( $(cat /proc/sys/kernel/pid_max) - 1 ))
@@ -377,10 +371,7 @@ per_user_conns() {
 }
 check per_user_conns per_user_conns
 idle_closed() {
-	for _ in $(seq 100); do
-		[ -s "$TMP/idle" ] && break
-		sleep 0.1
-	done
+	wait_until '[ -s "$TMP/idle" ]' 10
 	assert_eq closed "$(cat "$TMP/idle")" "a connection silent for 7 s"
 }
 check idle_closed idle_closed
@@ -391,10 +382,7 @@ killed_client() {
 	"$TMP/nobody" "$PROBE" "$SOCK" hold >"$TMP/hold" &
 	pid=$!
 	trap 'kill -KILL "$pid" 2>/dev/null' EXIT
-	for _ in $(seq 100); do
-		grep -q ready "$TMP/hold" && break
-		sleep 0.02
-	done
+	wait_until 'grep -q ready "$TMP/hold"' 2 || true
 	wait_registered $((BASE + 1))
 	kill -KILL "$pid"
 	wait "$pid" 2>/dev/null
@@ -414,10 +402,8 @@ lost_daemon() {
 	kill -KILL "$DPID"
 	# not this subshell's child, so no wait: until it is a zombie (its socket closed) or gone,
 	# or the next case's daemon finds it still answering
-	for _ in $(seq 100); do
-		[ -e "/proc/$DPID" ] && ! grep -q '^[0-9]* (.*) Z ' "/proc/$DPID/stat" || break
-		sleep 0.05
-	done
+	wait_until '[ ! -e "/proc/$DPID" ] || grep -q "^[0-9]* (.*) Z " "/proc/$DPID/stat"' \
+		5 || true
 	wait "$client"
 	rc=$?
 	[ "$rc" -ne 0 ] || fail "the client exited 0"

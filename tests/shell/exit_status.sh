@@ -29,12 +29,9 @@ case_fail() {
 # wait_bounded PID: waits for a job, but kills its process group after 5 s (status 137), and
 # then kills whatever is left in the group.
 wait_bounded() {
-	local i
+	local pid=$1
 
-	for i in $(seq 50); do
-		kill -0 "$1" 2>/dev/null || break
-		sleep 0.1
-	done
+	wait_until '! kill -0 "$pid" 2>/dev/null' 5 || true
 	kill -0 "$1" 2>/dev/null && kill -KILL -- -"$1"
 	wait "$1"
 	local rc=$?
@@ -233,10 +230,7 @@ sigint_interval() {
 	pid=$!
 	sleep 0.5
 	kill -INT "$pid"
-	for _ in $(seq 50); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
+	wait_until '! kill -0 "$pid" 2>/dev/null' 5 || true
 	kill -KILL "$pid" 2>/dev/null
 	wait "$pid"
 	rc=$?

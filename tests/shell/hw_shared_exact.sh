@@ -77,10 +77,7 @@ setsid taskset -c 0 "$BPERF" stat -a -x, -o "$TMP/hold" --bpf-attr-map "$SHARED_
 	-e instructions:b,cycles:ub -- "$W/sleeper" 600000 &
 holder=$!
 BG_PIDS+=("$holder")
-for _ in $(seq 3000); do
-	[ "$(map_link_ids 2>/dev/null | wc -l)" -eq 2 ] && break
-	sleep 0.01
-done
+wait_until '[ "$(map_link_ids 2>/dev/null | wc -l)" -eq 2 ]' 30 || true
 
 # The workload starts on its CPU (taskset) and execs there: taskset's own exec is counted too.
 pairs "pagetouch 1000" 1 -- taskset -c "$cpu" "$W/pagetouch" 1000
@@ -100,11 +97,8 @@ for target in -p -t; do
 		-e "$EVENTS" "$target" "$STOPPED_PID" &
 	bperf_pid=$!
 	# attached: its 3 direct events open
-	for _ in $(seq 3000); do
-		[ "$(find "/proc/$bperf_pid/fd" -lname 'anon_inode:\[perf_event\]' 2>/dev/null |
-			wc -l)" -eq 3 ] && break
-		sleep 0.01
-	done
+	wait_until '[ "$(find "/proc/$bperf_pid/fd" -lname "anon_inode:\[perf_event\]" 2>/dev/null |
+		wc -l)" -eq 3 ]' 30 || true
 	sleep 0.3
 	kill -CONT "$STOPPED_PID"
 	wait "$bperf_pid" || fail "$target pingpong -t 100: bperf stat exited $?"

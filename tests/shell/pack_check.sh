@@ -42,9 +42,6 @@ grep -q '^ns per context switch' "$pack/results/ctxsw_cpus.txt" ||
 (cd / && env -i PATH=/usr/bin:/bin RUN_CHECK_BENCH_S=4 "$pack/run-check") >"$tmp/short" 2>&1
 status=$(sed -n 's/^exit status: //p' "$pack/results/ctxsw_cpus.txt")
 [ -n "$status" ] && [ "$status" -ne 0 ] || fail "the bench was not ended at 2 s: '$status'"
-for _ in $(seq 30); do
-	pgrep -f "$pack/" >/dev/null || break
-	sleep 0.1
-done
-pgrep -f "$pack/" >/dev/null && fail "run-check left processes: $(pgrep -af "$pack/")"
+wait_until '! pgrep -f "$pack/" >/dev/null' 3 ||
+	fail "run-check left processes: $(pgrep -af "$pack/")"
 exit 0

@@ -77,10 +77,7 @@ stop_waiting() {
 
 	touch "$TMP/release"
 	for pid in $(cat "$TMP/waiting" 2>/dev/null); do
-		for _ in $(seq 250); do
-			[ -z "${1:-}" ] && ours "$pid" || break
-			sleep 0.02
-		done
+		[ -n "${1:-}" ] || wait_until '! ours "$pid"' 5 || true
 		! ours "$pid" || kill "-${1:-KILL}" "$pid"
 	done
 	rm -f "$TMP/waiting" "$TMP/release"
@@ -115,12 +112,8 @@ start_waiting() {
 joined() {
 	local n
 
-	for _ in $(seq 1000); do
-		n=$(pgrep -x sh -P "$(IFS=,; echo "${WAITING[*]}")" | wc -l)
-		[ "$n" -eq ${#WAITING[@]} ] && return 0
-		sleep 0.05
-	done
-	fail "only $n of ${#WAITING[@]} sessions started"
+	wait_until 'n=$(pgrep -x sh -P "$(IFS=,; echo "${WAITING[*]}")" | wc -l)
+		[ "$n" -eq ${#WAITING[@]} ]' 50 || fail "only $n of ${#WAITING[@]} sessions started"
 }
 
 # release: ends the WAITING sessions' workloads and waits for the sessions
@@ -299,10 +292,7 @@ reclaim() {
 	start_waiting reclaim.next -e page-faults,page-faults:b -G "$D,$D"
 	joined
 	# its entry may land a moment after its workload shows: read again for up to 2 s
-	for _ in $(seq 20); do
-		[ "$(cg_entries)" = "$idx" ] && break
-		sleep 0.1
-	done
+	wait_until '[ "$(cg_entries)" = "$idx" ]' 2
 	assert_eq "$idx" "$(cg_entries)" "the index $D got (the freed one)"
 	assert_eq 0 "$(cg_counters "$idx" | sum)" "$D's sums before anything ran there"
 	norandom "$IN" "$D" "$PT" "$ND" || fail "pagetouch failed"

@@ -119,12 +119,9 @@ for run in $(seq "$RUNS"); do
 				"$target" "$STOPPED_PID" -e "$EVENTS" &
 			bperf_pid=$!
 			# attached: the 3 direct events open, the 3 leaders in the map
-			for _ in $(seq 500); do
-				[ "$(find "/proc/$bperf_pid/fd" -lname 'anon_inode:\[perf_event\]' \
-					2>/dev/null | wc -l)" -eq 3 ] &&
-					[ "$(map_link_ids | wc -l)" -eq 3 ] && break
-				sleep 0.01
-			done
+			wait_until '[ "$(find "/proc/$bperf_pid/fd" \
+				-lname "anon_inode:\[perf_event\]" 2>/dev/null | wc -l)" -eq 3 ] &&
+				[ "$(map_link_ids | wc -l)" -eq 3 ]' 5 || true
 			sleep 0.3
 			kill -CONT "$STOPPED_PID"
 			wait "$bperf_pid" || fail "$target $workload: bperf stat exited $?"

@@ -48,6 +48,18 @@ start_sessions() {
 	done
 }
 
+# all_joined: whether every session of PIDS has joined (its bperf has a child that is sh by
+# now); sets joined to how many have
+all_joined() {
+	local pid
+
+	joined=0
+	for pid in "${PIDS[@]}"; do
+		pgrep -P "$pid" -x sh >/dev/null && joined=$((joined + 1))
+	done
+	[ "$joined" -eq "$NR_SESSIONS" ]
+}
+
 wait_sessions() {
 	local pid
 
@@ -59,16 +71,8 @@ wait_sessions() {
 
 # --- shared: 3 leaders for 8 sessions ---------------------------------------------------------
 start_sessions --bpf-counters
-# every session has joined once its workload runs: each bperf has a child that is sh by now
-for _ in $(seq 100); do
-	joined=0
-	for pid in "${PIDS[@]}"; do
-		pgrep -P "$pid" -x sh >/dev/null && joined=$((joined + 1))
-	done
-	[ "$joined" -eq "$NR_SESSIONS" ] && break
-	sleep 0.02
-done
-[ "$joined" -eq "$NR_SESSIONS" ] || fail "only $joined of $NR_SESSIONS sessions started"
+# every session has joined once its workload runs
+wait_until all_joined 2 || fail "only $joined of $NR_SESSIONS sessions started"
 
 ours=$(map_link_ids | sort -n)
 assert_eq 3 "$(echo "$ours" | grep -c .)" "entries in the attr map"
@@ -105,11 +109,8 @@ done
 
 # --- direct: 24 perf events per CPU for the same 8 sessions ----------------------------------
 start_sessions
-for _ in $(seq 100); do
-	fds=$(perf_event_fds "${PIDS[@]}")
-	[ "$fds" -eq $((NR_SESSIONS * 3 * nr_cpus)) ] && break
-	sleep 0.02
-done
+wait_until 'fds=$(perf_event_fds "${PIDS[@]}")
+	[ "$fds" -eq $((NR_SESSIONS * 3 * nr_cpus)) ]' 2
 assert_eq $((NR_SESSIONS * 3 * nr_cpus)) "$fds" "perf_event fds of $NR_SESSIONS direct sessions"
 echo "direct: $NR_SESSIONS sessions, $((fds / nr_cpus)) perf events per CPU ($fds fds)"
 wait_sessions
@@ -130,10 +131,7 @@ for i in $(seq "$NR_SESSIONS"); do
 	TARGETS[i]=$STOPPED_PID
 	expected_n[$i]=$n
 done
-for _ in $(seq 200); do
-	[ "$(perf_event_fds "${PIDS[@]}")" -eq $((NR_SESSIONS * 2)) ] && break
-	sleep 0.01
-done
+wait_until '[ "$(perf_event_fds "${PIDS[@]}")" -eq $((NR_SESSIONS * 2)) ]' 2 || true
 sleep 0.2
 assert_eq 2 "$(map_link_ids | grep -c .)" "leaders of the 8 sessions (faults, switches)"
 kill -CONT "${TARGETS[@]}"

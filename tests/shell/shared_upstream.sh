@@ -42,26 +42,21 @@ nr_entries() {
 background() {
 	local before
 
+	# shellcheck disable=SC2034 # read by wait_until's CMD
 	before=$(nr_entries)
 	# without the upstream session's stdin, which must end when stop_upstream closes it
 	"$BPERF" stat -v -x, -o "$TMP/bg" --bpf-attr-map "$SHARED_MAP" -e page-faults:b -- \
 		"$W/sleeper" 600000 2>"$TMP/bg.err" {UP_IN}>&- &
 	BG=$!
 	BG_PIDS+=("$BG")
-	for _ in $(seq 200); do
-		[ "$(nr_entries)" -gt "$before" ] && break
-		sleep 0.05
-	done
-	[ "$(nr_entries)" -gt "$before" ] || fail "the background session added no entry"
+	wait_until '[ "$(nr_entries)" -gt "$before" ]' 10 ||
+		fail "the background session added no entry"
 	BG_LINK=$(sed -n 's/^bperf: new leader link \([0-9]*\)$/\1/p' "$TMP/bg.err")
 	[ -n "$BG_LINK" ] || fail "the background session made no leader: $(cat "$TMP/bg.err")"
 }
 
 stop_background() {
-	for _ in $(seq 500); do
-		pkill -USR1 -P "$BG" -x sleeper && break
-		sleep 0.02
-	done
+	wait_until 'pkill -USR1 -P "$BG" -x sleeper' 10 || true
 	wait "$BG" || fail "the background session failed: $(cat "$TMP/bg.err")"
 }
 
@@ -87,11 +82,8 @@ upstream() {
 	BG_PIDS+=("$UP")
 	exec {UP_IN}>"$dir/in"
 	rm -rf "$dir"
-	for _ in $(seq 600); do
-		line=$(grep '^link ' "$TMP/upstream.out") && break
-		kill -0 "$UP" 2>/dev/null || break
-		sleep 0.05
-	done
+	wait_until 'line=$(grep "^link " "$TMP/upstream.out") || ! kill -0 "$UP" 2>/dev/null' \
+		30 || true
 	if [ -z "$line" ]; then
 		exec {UP_IN}>&-
 		wait "$UP"

@@ -374,10 +374,7 @@ check very_verbose very_verbose
 "$PP" -t 100000 >/dev/null &
 target=$!
 bg_pids+=("$target")
-for _ in $(seq 50); do
-	[ "$(ls /proc/$target/task 2>/dev/null | wc -l)" -ge 2 ] && break
-	sleep 0.01
-done
+wait_until '[ "$(ls /proc/$target/task 2>/dev/null | wc -l)" -ge 2 ]' 0.5 || true
 tid=$(ls /proc/$target/task | sort -n | tail -n 1)
 events=task-clock,cs,page-faults,cycles
 "$PERF" stat -p "$target" 2>"$tmp/pid.perf" &

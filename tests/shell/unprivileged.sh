@@ -128,11 +128,8 @@ exact_faults() {
 setpriv --reuid="$NOBODY_UID" --regid="$NOBODY_GID" --clear-groups \
 	sh -c 'while :; do sleep 0.01; done' >/dev/null 2>&1 &
 own_pid=$!
-for _ in $(seq 100); do
-	[ "$(stat -c %u "/proc/$own_pid")" = "$NOBODY_UID" ] && break
-	sleep 0.02
-done
-[ "$(stat -c %u "/proc/$own_pid")" = "$NOBODY_UID" ] || fail "process $own_pid is not nobody's"
+wait_until '[ "$(stat -c %u "/proc/$own_pid")" = "$NOBODY_UID" ]' 2 ||
+	fail "process $own_pid is not nobody's"
 bg_pids+=("$own_pid")
 "$SLEEP" 600000 &
 root_pid=$!
@@ -341,11 +338,7 @@ unload_targets
 nothing_of_nobody() {
 	local left
 
-	for _ in $(seq 50); do
-		left=$(bpftool prog show | grep -E -c " uid $NOBODY_UID\$")
-		[ "$left" = 0 ] && break
-		sleep 0.1
-	done
+	wait_until 'left=$(bpftool prog show | grep -E -c " uid $NOBODY_UID\$"); [ "$left" = 0 ]' 5
 	assert_eq 0 "$left" "BPF programs of nobody's left loaded"
 }
 check nothing_left nothing_of_nobody
