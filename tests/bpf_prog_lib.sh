@@ -55,8 +55,8 @@ assert_no_profiler() {
 	[ -z "$left" ] || fail "$1: BPF programs of bperf left loaded: $left"
 }
 
-# assert_nothing_left WHAT: neither bperf's programs nor the test targets are loaded.
-assert_nothing_left() {
+# assert_no_bpf_prog_left WHAT: neither bperf's programs nor the test targets are loaded.
+assert_no_bpf_prog_left() {
 	local left
 
 	assert_no_profiler "$1"

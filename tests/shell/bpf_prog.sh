@@ -155,5 +155,5 @@ load_targets --no-btf
 expect_error "no BTF" 255 "^bpf prog ${TARGET_IDS[0]} has no BTF function info: " \
 	"$BPERF" stat -b "${TARGET_IDS[0]}" true
 unload_targets
-assert_nothing_left "the end"
+assert_no_bpf_prog_left "the end"
 echo "ok ($mode)"

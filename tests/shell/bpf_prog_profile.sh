@@ -123,5 +123,5 @@ else
 fi
 
 unload_targets
-assert_nothing_left "the end"
+assert_no_bpf_prog_left "the end"
 echo ok

@@ -8,7 +8,6 @@
 # nothing. Host only (a minute or so: 65,540 mkdirs and rmdirs); skipped in the guests.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../shared_lib.sh"
-. "$(dirname "$0")/../prom_lib.sh"
 
 CAP=65536
 shared_setup daemon_cgroup_cap

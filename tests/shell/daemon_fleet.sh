@@ -14,7 +14,6 @@
 # an error. Skips where prometheus or curl is missing (QEMU guests). About 20 s.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../shared_lib.sh"
-. "$(dirname "$0")/../prom_lib.sh"
 
 prom_require
 require_workloads pagetouch pingpong

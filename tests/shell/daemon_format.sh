@@ -13,7 +13,6 @@
 # the same exposition.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../shared_lib.sh"
-. "$(dirname "$0")/../prom_lib.sh"
 
 prom_require
 require_cmd promtool

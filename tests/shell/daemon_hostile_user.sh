@@ -16,7 +16,6 @@
 # the clients are gone only the daemon's own slot is registered.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../shared_lib.sh"
-. "$(dirname "$0")/../prom_lib.sh"
 
 shared_setup hostile
 prom_require

@@ -9,7 +9,6 @@
 # taken within a second and a scrape is answered.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../shared_lib.sh"
-. "$(dirname "$0")/../prom_lib.sh"
 
 require_root
 require_cmd curl

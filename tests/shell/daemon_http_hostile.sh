@@ -11,7 +11,6 @@
 # bperf-daemon.1), the rest are closed at once and logged.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../shared_lib.sh"
-. "$(dirname "$0")/../prom_lib.sh"
 
 prom_require
 require_cmd jq

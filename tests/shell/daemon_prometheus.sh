@@ -13,7 +13,6 @@
 # it, rate() never negative. Skips where prometheus, promtool or curl is missing (QEMU guests).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../shared_lib.sh"
-. "$(dirname "$0")/../prom_lib.sh"
 
 prom_require
 require_workloads pagetouch pingpong

@@ -16,7 +16,6 @@
 # possible_cpus=256 (tools/check). Prints the figures.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../shared_lib.sh"
-. "$(dirname "$0")/../prom_lib.sh"
 
 shared_setup daemon_scale
 MNT=$(perf_cgroup_mount)
