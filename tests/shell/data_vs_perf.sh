@@ -361,7 +361,7 @@ plt_exact() {
 
 if [ -w "$uprobes" ]; then
 	declare -A plt_flags=([plt_one]=-DONE [plt_lazy]="" [plt_now]="-Wl,-z,now"
-			      [plt_nopie]="-fno-pie -no-pie" [plt_ibt]="-fcf-protection -Wl,-z,ibtplt")
+		[plt_nopie]="-fno-pie -no-pie" [plt_ibt]="-fcf-protection -Wl,-z,ibtplt")
 	for name in plt_one plt_lazy plt_now plt_nopie plt_ibt; do
 		# shellcheck disable=SC2086 # the flags are words
 		record_plt "$name" ${plt_flags[$name]}

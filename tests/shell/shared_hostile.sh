@@ -64,7 +64,8 @@ read_entry() {
 	KEY=$(bpftool -j map dump pinned "$SHARED_MAP" | jq -r '.[0].key | join(" ")')
 	VALUE=$(bpftool -j map dump pinned "$SHARED_MAP" | jq -r '.[0].value | join(" ")')
 	LINK=$(map_link_ids | head -n 1)
-	[ -n "$LINK" ] || fail "no link id in the attr map: $(bpftool -j map dump pinned "$SHARED_MAP")"
+	[ -n "$LINK" ] ||
+		fail "no link id in the attr map: $(bpftool -j map dump pinned "$SHARED_MAP")"
 }
 
 # le32 N: N as 4 little-endian bpftool bytes
