@@ -373,6 +373,9 @@ static int daemon_open_cpu(struct counter *c, struct open_ctx *ctx, int cpu_idx)
 	err = request(d, &req, fds, nr_fds, true);
 	for (i = 0; i < nr_fds && req.target != TGT_CGROUP; i++)
 		close(fds[i]);
+	/* the daemon gone: lost() said so */
+	if (err && d->gone)
+		return -ECANCELED;
 	if (err) {
 		describe(&req, t, what, sizeof(what));
 		return refused(c, &req, what, err);
