@@ -52,7 +52,6 @@ void pmu_merge_prepare(struct evlist *evlist, const struct merge_opts *opts)
 	}
 }
 
-/* A hybrid copy or an uncore event: its PMU's CPUs are all it counts on. */
 /* -A: no line for an event on a CPU its PMU does not count on. */
 static void hide_other_cpus(const struct evsel *e, const struct aggr_id *ids, int nr_aggr,
 			    struct counter_value *row)

@@ -101,7 +101,6 @@ int session_init(struct stat_session *s, const struct stat_options *o, struct ev
 	memset(s, 0, sizeof(*s));
 	s->opts = o;
 	s->evlist = evlist;
-	s->workload_pid = workload_pid;
 	s->open_ctx.verbose = o->verbose;
 	s->open_ctx.trace_opens = o->trace_opens;
 	s->open_ctx.log = stderr;
@@ -487,8 +486,8 @@ int session_open(struct stat_session *s)
  */
 static void __attribute__((noreturn)) session_cancel(const struct stat_session *s)
 {
-	if (s->workload_pid > 0)
-		kill(s->workload_pid, SIGKILL);
+	if (s->target.forked)
+		kill(s->target.threads.tids[0], SIGKILL);
 	exit(EXIT_FATAL);
 }
 

@@ -26,7 +26,6 @@ struct stat_session {
 	bool *errored;
 	/* the open_ctx's unless the caller points it at its own, kept across -r runs as perf's */
 	struct missing_features missing;
-	pid_t workload_pid;		/* the forked workload, or 0 */
 };
 
 struct bpf_prog_targets;

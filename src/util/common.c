@@ -9,17 +9,22 @@
 #include <time.h>
 #include <unistd.h>
 
+/* One line, whole, where threads print too (the daemon's leader loads). */
+static void print_line(const char *fmt, va_list ap)
+{
+	flockfile(stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	funlockfile(stderr);
+}
+
 void pr_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	/* one line, whole, where threads print too (the daemon's leader loads) */
-	flockfile(stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	print_line(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	funlockfile(stderr);
 }
 
 void pr_debug(int verbosity, int level, const char *fmt, ...)
@@ -28,13 +33,9 @@ void pr_debug(int verbosity, int level, const char *fmt, ...)
 
 	if (verbosity < level)
 		return;
-	/* one line, whole, where threads print too (the daemon's leader loads) */
-	flockfile(stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	print_line(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	funlockfile(stderr);
 }
 
 static void *check_alloc(void *p)

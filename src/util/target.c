@@ -93,10 +93,10 @@ int cpu_map_online(struct cpu_map *map)
 int cpu_list_read_ids(const char *path, int *ids, int max)
 {
 	struct cpu_map map;
-	int nr = cpu_map_read(&map, path);
+	int nr, err = cpu_map_read(&map, path);
 
-	if (nr)
-		return nr;
+	if (err)
+		return err;
 	nr = map.nr < max ? map.nr : max;
 	memcpy(ids, map.cpus, nr * sizeof(*ids));
 	cpu_map_free(&map);
